@@ -1,0 +1,42 @@
+#pragma once
+// The only view the search has of a neural network: a value for the side to move and a prior
+// per legal move. Plane encoding and the policy map stay behind this interface.
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/chess/move.h"
+#include "engine/chess/position.h"
+
+namespace zh {
+
+// What an evaluator needs to know about a position: the position itself and how often it
+// occurred before in the game + search path (the repetition input planes).
+struct EvalInput {
+  Position position;
+  int repetitions = 0;
+};
+
+struct MovePrior {
+  Move move;
+  float prior;
+};
+
+struct Evaluation {
+  float value = 0.0f;              // in [-1, 1], from the side to move's point of view
+  std::vector<MovePrior> priors;   // one per legal move, summing to 1 (empty if no legal move)
+};
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual std::string name() const = 0;
+  // Evaluates inputs[i] into outputs[i]; inputs.size() == outputs.size().
+  // Implementations document whether they may be called from several threads at once;
+  // InferenceService makes any backend safe to share.
+  virtual void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) = 0;
+};
+
+}  // namespace zh

@@ -1,0 +1,35 @@
+#pragma once
+// Picks an Evaluator backend by name. "uniform" and "material" are always built in; "torch"
+// is provided by the optional zh_nn_torch library, which registers itself when a program
+// links it (so code that never uses LibTorch does not pay for it).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/nn/evaluator.h"
+
+namespace zh {
+
+struct EvaluatorConfig {
+  std::string backend = "uniform";  // "uniform" | "material" | "torch"
+  std::string model_path;           // TorchScript file (torch only)
+  std::string device = "cpu";       // "cpu" | "cuda" | "cuda:N"
+  std::string precision = "fp32";   // "fp32" | "fp16" (cuda) | "bf16" (cpu)
+  int threads = 1;                  // intra-op threads of the torch CPU backend
+  float prior_temperature = 1.0f;   // softmax temperature over the legal moves' logits
+};
+
+// Builds the backend named by config.backend. Throws std::runtime_error with a message that
+// says what to change (unknown name, torch not built in, bad model file, bad device, ...).
+std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config);
+
+// Names make_evaluator() accepts in this program, in a stable order.
+std::vector<std::string> evaluator_backends();
+
+// For optional backend libraries: adds a factory under `name` (replacing any earlier one).
+// Returns true so it can initialise a static registrar.
+using EvaluatorFactory = std::unique_ptr<Evaluator> (*)(const EvaluatorConfig& config);
+bool register_evaluator_backend(const std::string& name, EvaluatorFactory factory);
+
+}  // namespace zh
