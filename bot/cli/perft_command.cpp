@@ -37,7 +37,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int run_bench(bool list_only) {
   if (list_only) {
-    for (const auto& b : kBenchSuite) std::printf("%s ; %d ; %llu\n", b.fen, b.depth, (unsigned long long)b.expected);
+    for (const auto& b : kBenchSuite)
+      std::printf("%s ; %d ; %llu\n", b.fen, b.depth, (unsigned long long)b.expected);
     return 0;
   }
   std::uint64_t total = 0;
@@ -52,8 +53,8 @@ int run_bench(bool list_only) {
     total_seconds += secs;
     const bool ok = nodes == b.expected;
     wrong += !ok;
-    std::printf("%-78s d%d %12llu %7.3f s %8.2f Mnps%s\n", b.fen, b.depth, (unsigned long long)nodes,
-                secs, nodes / secs / 1e6, ok ? "" : "  WRONG COUNT");
+    std::printf("%-78s d%d %12llu %7.3f s %8.2f Mnps%s\n", b.fen, b.depth,
+                (unsigned long long)nodes, secs, nodes / secs / 1e6, ok ? "" : "  WRONG COUNT");
   }
   std::printf("Total nodes: %llu\nSeconds: %.3f\nNodes/s: %.0f\n", (unsigned long long)total,
               total_seconds, total / total_seconds);
@@ -73,8 +74,8 @@ int run_single(const std::string& fen, int depth, bool divide) {
     nodes = perft(pos, depth);
   }
   const double secs = seconds_since(start);
-  std::printf("Nodes searched: %llu\nSeconds: %.3f\nNodes/s: %.0f\n", (unsigned long long)nodes, secs,
-              secs > 0 ? nodes / secs : 0.0);
+  std::printf("Nodes searched: %llu\nSeconds: %.3f\nNodes/s: %.0f\n", (unsigned long long)nodes,
+              secs, secs > 0 ? nodes / secs : 0.0);
   return 0;
 }
 

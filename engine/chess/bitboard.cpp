@@ -1,10 +1,10 @@
 #include "engine/chess/bitboard.h"
 
-#include "engine/chess/zobrist.h"
-
 #include <cstdint>
 #include <mutex>
 #include <vector>
+
+#include "engine/chess/zobrist.h"
 
 namespace zh {
 namespace tables {
@@ -120,9 +120,9 @@ void init_slider(SliderTable* table, Bitboard* storage, const int (&dirs)[4][2])
 }
 
 void init_all() {
-  constexpr int kKnightDeltas[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+  constexpr int kKnightDeltas[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                        {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-  constexpr int kKingDeltas[8][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1},
+  constexpr int kKingDeltas[8][2] = {{0, 1},  {1, 1},   {1, 0},  {1, -1},
                                      {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
   constexpr int kWhitePawn[2][2] = {{-1, 1}, {1, 1}};
   constexpr int kBlackPawn[2][2] = {{-1, -1}, {1, -1}};
@@ -145,8 +145,8 @@ void init_all() {
         if (slide(Square(a), 0, *dirs) & bb) {
           tables::between[a][b] =
               slide(Square(a), bb, *dirs) & slide(Square(b), square_bb(Square(a)), *dirs);
-          tables::line[a][b] = (slide(Square(a), 0, *dirs) & slide(Square(b), 0, *dirs)) |
-                               square_bb(Square(a)) | bb;
+          tables::line[a][b] =
+              (slide(Square(a), 0, *dirs) & slide(Square(b), 0, *dirs)) | square_bb(Square(a)) | bb;
         }
       }
     }

@@ -11,8 +11,8 @@
 namespace zh {
 
 struct SliderTable {
-  Bitboard mask = 0;      // relevant occupancy (board edges excluded)
-  Bitboard magic = 0;     // unused with PEXT
+  Bitboard mask = 0;   // relevant occupancy (board edges excluded)
+  Bitboard magic = 0;  // unused with PEXT
   Bitboard* attacks = nullptr;
   unsigned shift = 0;
 
@@ -30,7 +30,7 @@ extern SliderTable rook[64];
 extern SliderTable bishop[64];
 extern Bitboard knight[64];
 extern Bitboard king[64];
-extern Bitboard pawn[2][64];     // squares a pawn of that colour attacks
+extern Bitboard pawn[2][64];      // squares a pawn of that colour attacks
 extern Bitboard between[64][64];  // squares strictly between two aligned squares, else 0
 extern Bitboard line[64][64];     // the full line through two aligned squares, else 0
 }  // namespace tables
@@ -58,12 +58,18 @@ inline Bitboard line_bb(Square a, Square b) { return tables::line[a][b]; }
 // Attacks of a non-pawn piece type from `s`.
 inline Bitboard piece_attacks(PieceType pt, Square s, Bitboard occupied) {
   switch (pt) {
-    case kKnight: return knight_attacks(s);
-    case kBishop: return bishop_attacks(s, occupied);
-    case kRook: return rook_attacks(s, occupied);
-    case kQueen: return queen_attacks(s, occupied);
-    case kKing: return king_attacks(s);
-    default: return 0;
+    case kKnight:
+      return knight_attacks(s);
+    case kBishop:
+      return bishop_attacks(s, occupied);
+    case kRook:
+      return rook_attacks(s, occupied);
+    case kQueen:
+      return queen_attacks(s, occupied);
+    case kKing:
+      return king_attacks(s);
+    default:
+      return 0;
   }
 }
 

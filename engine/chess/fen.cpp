@@ -15,9 +15,7 @@ namespace {
 
 constexpr std::string_view kPieceLetters = "pnbrqk";
 
-std::string square_text(Square s) {
-  return {char('a' + file_of(s)), char('1' + rank_of(s))};
-}
+std::string square_text(Square s) { return {char('a' + file_of(s)), char('1' + rank_of(s))}; }
 
 PieceType piece_type_from_letter(char c) {
   auto pos = kPieceLetters.find(char(std::tolower(static_cast<unsigned char>(c))));
@@ -53,8 +51,10 @@ class FenParser {
     parse_side(fields[1]);
     if (fields.size() > 2) parse_castling(fields[2]);
     if (fields.size() > 3) parse_ep(fields[3]);
-    if (fields.size() > 4) pos_.halfmove_ = std::uint16_t(parse_number(fields[4], "halfmove clock", 0, 100));
-    if (fields.size() > 5) pos_.fullmove_ = std::uint16_t(parse_number(fields[5], "fullmove number", 1, 500));
+    if (fields.size() > 4)
+      pos_.halfmove_ = std::uint16_t(parse_number(fields[4], "halfmove clock", 0, 100));
+    if (fields.size() > 5)
+      pos_.fullmove_ = std::uint16_t(parse_number(fields[5], "fullmove number", 1, 500));
     validate();
     pos_.update_derived();
     return pos_;
@@ -69,7 +69,8 @@ class FenParser {
     std::string_view board = field, pocket;
     bool has_pocket = false;
     if (auto open = field.find('['); open != std::string_view::npos) {
-      if (field.back() != ']') fail("the pocket '" + std::string(field.substr(open)) + "' has no closing ']'");
+      if (field.back() != ']')
+        fail("the pocket '" + std::string(field.substr(open)) + "' has no closing ']'");
       board = field.substr(0, open);
       pocket = field.substr(open + 1, field.size() - open - 2);
       has_pocket = true;
@@ -87,7 +88,8 @@ class FenParser {
       ranks.pop_back();
     }
     if (ranks.size() != 8)
-      fail("the board has " + std::to_string(ranks.size()) + " ranks, expected 8 (plus an optional pocket)");
+      fail("the board has " + std::to_string(ranks.size()) +
+           " ranks, expected 8 (plus an optional pocket)");
     for (int i = 0; i < 8; ++i) parse_rank(ranks[i], 7 - i);
     parse_pocket(pocket);
   }
@@ -124,18 +126,24 @@ class FenParser {
     for (char c : text) {
       if (c == '-') continue;
       PieceType pt = piece_type_from_letter(c);
-      if (pt == kNoPieceType) fail("the pocket '" + std::string(text) + "' has an unexpected character '" + std::string(1, c) + "'");
+      if (pt == kNoPieceType)
+        fail("the pocket '" + std::string(text) + "' has an unexpected character '" +
+             std::string(1, c) + "'");
       if (pt == kKing) continue;  // as lichess: a king in the pocket is ignored
       Color color = std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack;
-      if (pos_.pocket_[color][pt] >= 64) fail("the pocket '" + std::string(text) + "' holds too many pieces");
+      if (pos_.pocket_[color][pt] >= 64)
+        fail("the pocket '" + std::string(text) + "' holds too many pieces");
       ++pos_.pocket_[color][pt];
     }
   }
 
   void parse_side(std::string_view text) {
-    if (text == "w") pos_.side_ = kWhite;
-    else if (text == "b") pos_.side_ = kBlack;
-    else fail("the side to move is '" + std::string(text) + "', expected 'w' or 'b'");
+    if (text == "w")
+      pos_.side_ = kWhite;
+    else if (text == "b")
+      pos_.side_ = kBlack;
+    else
+      fail("the side to move is '" + std::string(text) + "', expected 'w' or 'b'");
   }
 
   void parse_castling(std::string_view text) {
@@ -144,15 +152,19 @@ class FenParser {
       Color color = std::isupper(static_cast<unsigned char>(c)) ? kWhite : kBlack;
       char lower = char(std::tolower(static_cast<unsigned char>(c)));
       unsigned right;
-      if (lower == 'k' || lower == 'h') right = color == kWhite ? kWhiteOO : kBlackOO;
-      else if (lower == 'q' || lower == 'a') right = color == kWhite ? kWhiteOOO : kBlackOOO;
-      else fail("the castling field '" + std::string(text) + "' has an unexpected character '" + std::string(1, c) + "'");
+      if (lower == 'k' || lower == 'h')
+        right = color == kWhite ? kWhiteOO : kBlackOO;
+      else if (lower == 'q' || lower == 'a')
+        right = color == kWhite ? kWhiteOOO : kBlackOOO;
+      else
+        fail("the castling field '" + std::string(text) + "' has an unexpected character '" +
+             std::string(1, c) + "'");
       // Keep a right only when king and rook stand on their squares (lichess does the same).
       const int rank = color == kWhite ? 0 : 7;
       const Square king = make_square(4, rank);
       const Square rook = make_square(right & (kWhiteOO | kBlackOO) ? 7 : 0, rank);
-      if (pos_.board_[king] == make_piece(color, kKing) && pos_.board_[rook] == make_piece(color, kRook) &&
-          !(pos_.promoted_ & square_bb(rook)))
+      if (pos_.board_[king] == make_piece(color, kKing) &&
+          pos_.board_[rook] == make_piece(color, kRook) && !(pos_.promoted_ & square_bb(rook)))
         pos_.castling_ |= std::uint8_t(right);
     }
   }
@@ -160,7 +172,8 @@ class FenParser {
   void parse_ep(std::string_view text) {
     if (text == "-") return;
     if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || (text[1] != '3' && text[1] != '6'))
-      fail("the en passant field '" + std::string(text) + "' is not '-' or a square on rank 3 or 6");
+      fail("the en passant field '" + std::string(text) +
+           "' is not '-' or a square on rank 3 or 6");
     // Stored only if a legal capture exists; update_derived() drops it otherwise.
     Square s = make_square(text[0] - 'a', text[1] - '1');
     bool matches_side = (pos_.side_ == kWhite) == (text[1] == '6');
@@ -179,7 +192,8 @@ class FenParser {
     for (Color c : {kWhite, kBlack}) {
       int kings = popcount(pos_.pieces(c, kKing));
       if (kings != 1)
-        fail(std::string(c == kWhite ? "white" : "black") + " has " + std::to_string(kings) + " kings, expected 1");
+        fail(std::string(c == kWhite ? "white" : "black") + " has " + std::to_string(kings) +
+             " kings, expected 1");
     }
     if (pos_.attackers_to(pos_.king_square(~pos_.side_), pos_.pieces(), pos_.side_))
       fail("the side not to move is in check");
@@ -222,7 +236,8 @@ std::string Position::fen() const {
   }
   for (Color c : {kWhite, kBlack})
     for (int pt = kPawn; pt <= kQueen; ++pt)
-      out.append(pocket_[c][pt], c == kWhite ? char(std::toupper(kPieceLetters[pt])) : kPieceLetters[pt]);
+      out.append(pocket_[c][pt],
+                 c == kWhite ? char(std::toupper(kPieceLetters[pt])) : kPieceLetters[pt]);
   out += side_ == kWhite ? " w " : " b ";
   std::string castling;
   if (castling_ & kWhiteOO) castling += 'K';

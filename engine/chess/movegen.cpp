@@ -27,7 +27,8 @@ Move* pawn_moves(const Position& pos, Move* out, Bitboard target, Bitboard pinne
       const Square from = Square(to - delta);
       if (!pin_allows(pinned, ksq, from, to)) continue;
       if (square_bb(to) & kLastRank) {
-        for (PieceType pt : {kQueen, kRook, kBishop, kKnight}) *out++ = Move::promotion(from, to, pt);
+        for (PieceType pt : {kQueen, kRook, kBishop, kKnight})
+          *out++ = Move::promotion(from, to, pt);
       } else {
         *out++ = Move::normal(from, to);
       }
@@ -93,7 +94,7 @@ Move* generate(const Position& pos, Move* out) {
   }
   if (more_than_one(checkers)) return out;  // double check: only the king may move
 
-  Bitboard target = ~ours;   // where other pieces may go
+  Bitboard target = ~ours;  // where other pieces may go
   Bitboard drop_target = ~occ;
   if (checkers) {
     const Square checker = lsb(checkers);
@@ -139,8 +140,8 @@ Move* generate(const Position& pos, Move* out) {
 }  // namespace
 
 void Position::legal_moves(MoveList& list) const {
-  Move* end = side_ == kWhite ? generate<kWhite>(*this, list.moves)
-                              : generate<kBlack>(*this, list.moves);
+  Move* end =
+      side_ == kWhite ? generate<kWhite>(*this, list.moves) : generate<kBlack>(*this, list.moves);
   list.count = int(end - list.moves);
 }
 

@@ -59,7 +59,8 @@ Move parse_uci(const Position& pos, std::string_view text) {
   if (text.size() == 5) {
     promo = piece_from_upper(text[4]);
     if (promo < kKnight || promo > kQueen)
-      throw MoveError("malformed UCI move " + quoted(text) + ": promotion piece must be n, b, r or q");
+      throw MoveError("malformed UCI move " + quoted(text) +
+                      ": promotion piece must be n, b, r or q");
   }
   if (from == kNoSquare || to == kNoSquare)
     throw MoveError("malformed UCI move " + quoted(text) + " (expected like e2e4, e7e8q or P@e4)");
@@ -88,16 +89,20 @@ std::string to_san(const Position& pos, Move m) {
       // Disambiguate among other pieces of the same type that can reach the same square.
       bool ambiguous = false, same_file = false, same_rank = false;
       for (Move other : pos.legal_moves()) {
-        if (other == m || other.is_drop() || other.to() != m.to() || other.from() == m.from()) continue;
+        if (other == m || other.is_drop() || other.to() != m.to() || other.from() == m.from())
+          continue;
         if (type_of(pos.piece_on(other.from())) != pt) continue;
         ambiguous = true;
         same_file |= file_of(other.from()) == file_of(m.from());
         same_rank |= rank_of(other.from()) == rank_of(m.from());
       }
       if (ambiguous) {
-        if (!same_file) san += char('a' + file_of(m.from()));
-        else if (!same_rank) san += char('1' + rank_of(m.from()));
-        else san += square_name(m.from());
+        if (!same_file)
+          san += char('a' + file_of(m.from()));
+        else if (!same_rank)
+          san += char('1' + rank_of(m.from()));
+        else
+          san += square_name(m.from());
       }
       if (capture) san += 'x';
       san += square_name(m.to());
@@ -111,7 +116,8 @@ std::string to_san(const Position& pos, Move m) {
 
 Move parse_san(const Position& pos, std::string_view text) {
   std::string s(text);
-  while (!s.empty() && std::string_view("+#!?").find(s.back()) != std::string_view::npos) s.pop_back();
+  while (!s.empty() && std::string_view("+#!?").find(s.back()) != std::string_view::npos)
+    s.pop_back();
   const MoveList legal = pos.legal_moves();
   auto unique = [&](auto&& matches) -> Move {
     Move found;
@@ -126,7 +132,8 @@ Move parse_san(const Position& pos, std::string_view text) {
     throw MoveError("move " + quoted(text) + " is ambiguous in " + pos.fen());
   };
   auto malformed = [&]() -> Move {
-    throw MoveError("malformed SAN move " + quoted(text) + " (expected like Nf3, exd5, e8=Q, N@f7, O-O)");
+    throw MoveError("malformed SAN move " + quoted(text) +
+                    " (expected like Nf3, exd5, e8=Q, N@f7, O-O)");
   };
   if (s == "O-O" || s == "0-0")
     return unique([](Move m) { return m.is_castling() && m.to() > m.from(); });
@@ -137,7 +144,8 @@ Move parse_san(const Position& pos, std::string_view text) {
     // "N@f7", "P@e4", or "@e4" (a pawn drop as python-chess writes it).
     PieceType pt = at == 0 ? kPawn : (at == 1 ? piece_from_upper(s[0]) : kNoPieceType);
     Square to = parse_square(std::string_view(s).substr(at + 1));
-    if (pt == kNoPieceType || pt == kKing || to == kNoSquare || (at == 1 && !std::isupper(static_cast<unsigned char>(s[0]))))
+    if (pt == kNoPieceType || pt == kKing || to == kNoSquare ||
+        (at == 1 && !std::isupper(static_cast<unsigned char>(s[0]))))
       return malformed();
     return unique([&](Move m) { return m == Move::drop(pt, to); });
   }
@@ -168,9 +176,12 @@ Move parse_san(const Position& pos, std::string_view text) {
   if (!middle.empty() && middle.back() == 'x') middle.pop_back();
   int from_file = -1, from_rank = -1;
   for (char c : middle) {
-    if (c >= 'a' && c <= 'h') from_file = c - 'a';
-    else if (c >= '1' && c <= '8') from_rank = c - '1';
-    else return malformed();
+    if (c >= 'a' && c <= 'h')
+      from_file = c - 'a';
+    else if (c >= '1' && c <= '8')
+      from_rank = c - '1';
+    else
+      return malformed();
   }
   if (middle.size() > 2) return malformed();
   return unique([&](Move m) {

@@ -11,13 +11,20 @@ namespace {
 // Castling rights that survive a move touching each square (king or rook squares lose theirs).
 constexpr std::uint8_t castling_mask_for(Square s) {
   switch (s) {
-    case 0: return std::uint8_t(~kWhiteOOO);   // a1
-    case 4: return std::uint8_t(~(kWhiteOO | kWhiteOOO));  // e1
-    case 7: return std::uint8_t(~kWhiteOO);    // h1
-    case 56: return std::uint8_t(~kBlackOOO);  // a8
-    case 60: return std::uint8_t(~(kBlackOO | kBlackOOO));  // e8
-    case 63: return std::uint8_t(~kBlackOO);   // h8
-    default: return 0xFF;
+    case 0:
+      return std::uint8_t(~kWhiteOOO);  // a1
+    case 4:
+      return std::uint8_t(~(kWhiteOO | kWhiteOOO));  // e1
+    case 7:
+      return std::uint8_t(~kWhiteOO);  // h1
+    case 56:
+      return std::uint8_t(~kBlackOOO);  // a8
+    case 60:
+      return std::uint8_t(~(kBlackOO | kBlackOOO));  // e8
+    case 63:
+      return std::uint8_t(~kBlackOO);  // h8
+    default:
+      return 0xFF;
   }
 }
 }  // namespace

@@ -24,9 +24,9 @@ class Position {
   static constexpr std::string_view kStartFen =
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
 
-  Position();  // the start position
+  Position();                                      // the start position
   static Position from_fen(std::string_view fen);  // throws FenError
-  std::string fen() const;                           // lichess form (pocket as a 9th rank)
+  std::string fen() const;                         // lichess form (pocket as a 9th rank)
 
   // --- state ---
   Color side_to_move() const { return side_; }

@@ -25,8 +25,8 @@ struct MovePrior {
 };
 
 struct Evaluation {
-  float value = 0.0f;              // in [-1, 1], from the side to move's point of view
-  std::vector<MovePrior> priors;   // one per legal move, summing to 1 (empty if no legal move)
+  float value = 0.0f;             // in [-1, 1], from the side to move's point of view
+  std::vector<MovePrior> priors;  // one per legal move, summing to 1 (empty if no legal move)
 };
 
 class Evaluator {

@@ -52,11 +52,13 @@ TEST(Fen, PromotedMarksRoundTripAndChangeTheKey) {
 }
 
 TEST(Fen, EnPassantSquareKeptOnlyWhenACaptureIsLegal) {
-  Position legal = Position::from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 3");
+  Position legal =
+      Position::from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 3");
   EXPECT_EQ(legal.ep_square(), make_square(3, 5));
   EXPECT_EQ(legal.fen(), "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR/ w KQkq d6 0 3");
   // No white pawn next to d5: the square is dropped, as lichess writes it.
-  Position none = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR[] w KQkq d6 0 2");
+  Position none =
+      Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR[] w KQkq d6 0 2");
   EXPECT_EQ(none.ep_square(), kNoSquare);
   // Rank pin: capturing would expose the king on the fifth rank.
   Position pinned = Position::from_fen("8/8/8/K2pP2r/8/8/8/7k[] w - d6 0 1");
@@ -109,23 +111,23 @@ TEST_P(MalformedFenTest, IsRejectedWithAClearMessage) {
 
 INSTANTIATE_TEST_SUITE_P(
     Messages, MalformedFenTest,
-    testing::Values(BadFen{"", "empty"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"},
-                    BadFen{"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "rank 6"},
-                    BadFen{"rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "7 squares"},
-                    BadFen{"rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "unexpected character 'x'"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - - 0 1", "side to move is 'x'"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "side to move is missing"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQz - 0 1", "castling field"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e5 0 1", "en passant"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - x 1", "halfmove clock"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1", "white has 0 kings"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qx] w - - 0 1", "pocket"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w - - 0 1", "closing ']'"},
-                    BadFen{"Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "pawn cannot stand"},
-                    BadFen{"4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"},
-                    BadFen{"~nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "'~' must follow"},
-                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 7", "7 fields"}));
+    testing::Values(
+        BadFen{"", "empty"}, BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"},
+        BadFen{"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "rank 6"},
+        BadFen{"rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "7 squares"},
+        BadFen{"rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "unexpected character 'x'"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - - 0 1", "side to move is 'x'"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "side to move is missing"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQz - 0 1", "castling field"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e5 0 1", "en passant"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - x 1", "halfmove clock"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1", "white has 0 kings"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qx] w - - 0 1", "pocket"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w - - 0 1", "closing ']'"},
+        BadFen{"Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "pawn cannot stand"},
+        BadFen{"4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"},
+        BadFen{"~nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "'~' must follow"},
+        BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 7", "7 fields"}));
 
 }  // namespace
 }  // namespace zh

@@ -1,6 +1,7 @@
+#include "engine/chess/game.h"
+
 #include <gtest/gtest.h>
 
-#include "engine/chess/game.h"
 #include "engine/chess/notation.h"
 
 namespace zh {
@@ -27,7 +28,8 @@ TEST(GameEnd, ADropThatBlocksPreventsMate) {
 
 TEST(GameEnd, ContactCheckCannotBeBlockedByADrop) {
   // From the lichess tests: a pawn check next to the king is mate despite a full pocket.
-  Position p = Position::from_fen("3Nkb1r/1pQP1ppp/4p3/3N4/N5N1/6B1/PPPPBPPP/R1B2RK1[Qrpp] b - - 0 25");
+  Position p =
+      Position::from_fen("3Nkb1r/1pQP1ppp/4p3/3N4/N5N1/6B1/PPPPBPPP/R1B2RK1[Qrpp] b - - 0 25");
   EXPECT_TRUE(p.is_checkmate());
 }
 

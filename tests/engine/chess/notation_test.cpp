@@ -1,10 +1,10 @@
+#include "engine/chess/notation.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include "engine/chess/notation.h"
 
 namespace zh {
 namespace {
@@ -74,13 +74,15 @@ TEST(San, Forms) {
   EXPECT_EQ(to_san(rooks, parse_uci(rooks, "a1a3")), "R1a3");
   Position queens = Position::from_fen("1k6/8/8/8/4Q2Q/8/8/K6Q w - - 0 1");
   EXPECT_EQ(to_san(queens, parse_uci(queens, "h4e1")), "Qh4e1");
-  Position ep = Position::from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 3");
+  Position ep =
+      Position::from_fen("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 3");
   EXPECT_EQ(to_san(ep, parse_uci(ep, "e5d6")), "exd6");
   Position promo = Position::from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1");
   EXPECT_EQ(to_san(promo, parse_uci(promo, "e7e8q")), "e8=Q+");
   Position mate = Position::from_fen("6k1/5ppp/8/8/8/8/8/4K3[R] w - - 0 1");
   EXPECT_EQ(to_san(mate, parse_uci(mate, "R@e8")), "R@e8#");
-  Position check = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR[N] w KQkq - 0 1");
+  Position check =
+      Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR[N] w KQkq - 0 1");
   EXPECT_EQ(to_san(check, parse_uci(check, "N@g5")), "N@g5");
   EXPECT_EQ(to_san(check, parse_uci(check, "c4f7")), "Bxf7+");
   Position castle = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");

@@ -1,5 +1,7 @@
 // Perft against the reference vectors (tests/data/zh-perft.epd): every position to the deepest
 // depth whose count is at most about 5 million.
+#include "engine/chess/perft.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,8 +9,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "engine/chess/perft.h"
 
 namespace zh {
 namespace {

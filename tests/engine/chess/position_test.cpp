@@ -80,7 +80,8 @@ TEST(DoMove, IncrementalKeyMatchesAFreshKeyAlongRandomGames) {
 }
 
 TEST(Attacks, GivesCheckAndIsCapture) {
-  Position p = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR[N] w KQkq - 0 1");
+  Position p =
+      Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR[N] w KQkq - 0 1");
   Move bxf7 = parse_uci(p, "c4f7");
   EXPECT_TRUE(p.is_capture(bxf7));
   EXPECT_TRUE(p.gives_check(bxf7));
