@@ -1,0 +1,26 @@
+#pragma once
+// Helpers shared by the nn tests: the Python reference data in tests/data/nn.
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace zh::test {
+
+inline std::string nn_data_path(const std::string& name) {
+  return std::string(ZH_TEST_DATA_DIR) + "/nn/" + name;
+}
+
+// tests/data/nn/reference.json, written by tests/data/nn/make_test_data.py.
+inline const nlohmann::json& nn_reference() {
+  static const nlohmann::json data = [] {
+    std::ifstream in(nn_data_path("reference.json"));
+    if (!in) throw std::runtime_error("cannot open " + nn_data_path("reference.json"));
+    return nlohmann::json::parse(in);
+  }();
+  return data;
+}
+
+}  // namespace zh::test
