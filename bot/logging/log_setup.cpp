@@ -1,0 +1,102 @@
+#include "bot/logging/log_setup.h"
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/base_sink.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "bot/lichess/redact.h"
+
+namespace zh::bot {
+
+namespace {
+
+constexpr std::string_view kGamePrefix = "game:";
+
+std::string iso_time(spdlog::log_clock::time_point tp) {
+  const auto secs = std::chrono::time_point_cast<std::chrono::seconds>(tp);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(tp - secs).count();
+  const std::time_t t = spdlog::log_clock::to_time_t(tp);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, int(ms));
+  return buf;
+}
+
+class RedactingSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  RedactingSink(LogFormat format, LogWriter writer)
+      : format_(format), writer_(std::move(writer)) {
+    set_formatter_(std::make_unique<spdlog::pattern_formatter>("[%Y-%m-%d %H:%M:%S.%e] [%l] [%n] %v"));
+  }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    const std::string payload = redact(std::string_view(msg.payload.data(), msg.payload.size()));
+    const std::string_view name(msg.logger_name.data(), msg.logger_name.size());
+    std::string line;
+    if (format_ == LogFormat::kJson) {
+      nlohmann::json j;
+      j["ts"] = iso_time(msg.time);
+      const auto level = spdlog::level::to_string_view(msg.level);
+      j["level"] = std::string(level.data(), level.size());
+      if (name.substr(0, kGamePrefix.size()) == kGamePrefix)
+        j["game"] = std::string(name.substr(kGamePrefix.size()));
+      j["msg"] = payload;
+      // Invalid UTF-8 from the network must not make the logger throw.
+      line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } else {
+      spdlog::details::log_msg copy(msg);
+      copy.payload = spdlog::string_view_t(payload.data(), payload.size());
+      spdlog::memory_buf_t buf;
+      formatter_->format(copy, buf);
+      line.assign(buf.data(), buf.size());
+    }
+    line = redact(line);  // the logger name or pattern could carry text too
+    if (writer_) {
+      writer_(line);
+    } else {
+      std::fwrite(line.data(), 1, line.size(), stderr);
+    }
+  }
+  void flush_() override {
+    if (!writer_) std::fflush(stderr);
+  }
+
+ private:
+  LogFormat format_;
+  LogWriter writer_;
+};
+
+}  // namespace
+
+std::shared_ptr<spdlog::sinks::sink> make_log_sink(LogFormat format, LogWriter writer) {
+  return std::make_shared<RedactingSink>(format, std::move(writer));
+}
+
+void setup_logging(LogFormat format, std::string_view level, LogWriter writer) {
+  auto logger = std::make_shared<spdlog::logger>("zhbot", make_log_sink(format, std::move(writer)));
+  logger->set_level(spdlog::level::from_str(std::string(level)));
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+std::shared_ptr<spdlog::logger> game_logger(std::string_view game_id) {
+  return spdlog::default_logger()->clone(std::string(kGamePrefix) + std::string(game_id));
+}
+
+LogFormat parse_log_format(std::string_view text) {
+  if (text == "text") return LogFormat::kText;
+  if (text == "json") return LogFormat::kJson;
+  throw std::invalid_argument("--log-format '" + std::string(text) +
+                              "' is not allowed; expected text or json");
+}
+
+}  // namespace zh::bot
