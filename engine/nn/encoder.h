@@ -18,18 +18,18 @@ inline constexpr const char* kInputVersion = "1.0";
 
 // First plane of each group.
 namespace plane {
-inline constexpr int kMyPieces = 0;       // P N B R Q K
-inline constexpr int kTheirPieces = 6;    // P N B R Q K
-inline constexpr int kRepetition = 12;    // >= 1, >= 2 earlier occurrences (planes of ones)
-inline constexpr int kMyPocket = 14;      // P N B R Q counts / 32
-inline constexpr int kTheirPocket = 19;   // P N B R Q counts / 32
+inline constexpr int kMyPieces = 0;      // P N B R Q K
+inline constexpr int kTheirPieces = 6;   // P N B R Q K
+inline constexpr int kRepetition = 12;   // >= 1, >= 2 earlier occurrences (planes of ones)
+inline constexpr int kMyPocket = 14;     // P N B R Q counts / 32
+inline constexpr int kTheirPocket = 19;  // P N B R Q counts / 32
 inline constexpr int kMyPromoted = 24;
 inline constexpr int kTheirPromoted = 25;
-inline constexpr int kEnPassant = 26;     // the target square, when a capture is legal
-inline constexpr int kColor = 27;         // ones when white is to move
-inline constexpr int kMoveCount = 28;     // fullmove number / 500
-inline constexpr int kCastling = 29;      // my O-O, my O-O-O, their O-O, their O-O-O
-inline constexpr int kNoProgress = 33;    // halfmove clock / 40
+inline constexpr int kEnPassant = 26;   // the target square, when a capture is legal
+inline constexpr int kColor = 27;       // ones when white is to move
+inline constexpr int kMoveCount = 28;   // fullmove number / 500
+inline constexpr int kCastling = 29;    // my O-O, my O-O-O, their O-O, their O-O-O
+inline constexpr int kNoProgress = 33;  // halfmove clock / 40
 }  // namespace plane
 
 // Normalisation constants of CrazyAra's crazyhouse mode.

@@ -79,8 +79,8 @@ std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config) {
     if (it != r.factories.end()) factory = it->second;
   }
   if (factory == nullptr) {
-    if (config.backend == "torch") throw std::runtime_error("evaluator backend \"torch\": " +
-                                                            torch_missing_reason());
+    if (config.backend == "torch")
+      throw std::runtime_error("evaluator backend \"torch\": " + torch_missing_reason());
     throw std::runtime_error("unknown evaluator backend \"" + config.backend +
                              "\"; available: " + join(evaluator_backends()));
   }

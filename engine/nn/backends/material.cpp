@@ -70,13 +70,12 @@ MaterialEvaluator::MaterialEvaluator(float prior_temperature)
 
 float MaterialEvaluator::value_of(const Position& pos) {
   const Color us = pos.side_to_move();
-  const float score = material(pos, us) - material(pos, ~us) + king_danger(pos, ~us) -
-                      king_danger(pos, us);
+  const float score =
+      material(pos, us) - material(pos, ~us) + king_danger(pos, ~us) - king_danger(pos, us);
   return std::tanh(score / kValueScale);
 }
 
-void MaterialEvaluator::evaluate(std::span<const EvalInput> inputs,
-                                 std::span<Evaluation> outputs) {
+void MaterialEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
   assert(inputs.size() == outputs.size());
   MoveList moves;
   for (std::size_t i = 0; i < inputs.size(); ++i) {

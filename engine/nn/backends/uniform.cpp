@@ -4,8 +4,7 @@
 
 namespace zh {
 
-void UniformEvaluator::evaluate(std::span<const EvalInput> inputs,
-                                std::span<Evaluation> outputs) {
+void UniformEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
   assert(inputs.size() == outputs.size());
   MoveList moves;
   for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -69,10 +69,10 @@ TEST(MaterialEvaluatorTest, StartIsBalanced) {
 
 TEST(MaterialEvaluatorTest, ExtraMaterialIsGoodForItsOwnerFromBothSides) {
   // White has an extra queen in hand; the value is from the side to move's view.
-  const Position w = Position::from_fen(
-      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1");
-  const Position b = Position::from_fen(
-      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] b KQkq - 0 1");
+  const Position w =
+      Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1");
+  const Position b =
+      Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] b KQkq - 0 1");
   const float vw = MaterialEvaluator::value_of(w);
   const float vb = MaterialEvaluator::value_of(b);
   EXPECT_GT(vw, 0.3f);

@@ -63,8 +63,8 @@ TEST(EncoderTest, StartPositionMatchesCrazyAraFingerprint) {
 }
 
 TEST(EncoderTest, CrazyAraTestPositionMatchesItsFingerprints) {
-  Game game(Position::from_fen(
-      "5r2/ppp2pkp/3p4/2bP4/2Pnp1N1/3P2pP/PP2n1P1/R2Q1R1K[PBRQnbb] w - - 0 28"));
+  Game game(
+      Position::from_fen("5r2/ppp2pkp/3p4/2bP4/2Pnp1N1/3P2pP/PP2n1P1/R2Q1R1K[PBRQnbb] w - - 0 28"));
   for (const char* m : {"Q@f6", "g7g8", "R@h8"}) game.play_uci(m);
   const Fingerprint raw = fingerprint(encode(game.position(), 0, false));
   EXPECT_DOUBLE_EQ(raw.sum, 2395);
@@ -140,8 +140,8 @@ TEST(EncoderTest, BlackToMoveIsFlippedVerticallyAndSeesItselfAsMe) {
 }
 
 TEST(EncoderTest, PocketsArePerSideAndScaledBy32) {
-  const Position pos = Position::from_fen(
-      "4k3/8/8/8/8/8/8/4K3[QQRRBBNNPPPPPPPPqrbnppp] b - - 37 60");
+  const Position pos =
+      Position::from_fen("4k3/8/8/8/8/8/8/4K3[QQRRBBNNPPPPPPPPqrbnppp] b - - 37 60");
   const auto planes = encode(pos);
   // Black to move: "my" pocket is black's.
   const float mine[5] = {3, 1, 1, 1, 1}, theirs[5] = {8, 2, 2, 2, 2};

@@ -2,10 +2,9 @@
 // Helpers shared by the nn tests: the Python reference data in tests/data/nn.
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace zh::test {
 

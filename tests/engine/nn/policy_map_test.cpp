@@ -36,8 +36,7 @@ TEST(PolicyMapTest, WorkedExamples) {
   EXPECT_EQ(index_of("1r2k3/P7/8/8/8/8/8/4K3[] w - - 0 1", "a7b8r"), 4656);
   EXPECT_EQ(index_of("4k3/8/8/8/8/8/8/3QK3[] w - - 0 1", "d1h5"), 643);
   EXPECT_EQ(index_of("4k3/8/8/8/8/8/4p3/K7[] b - - 0 1", "e2e1q"), 4788);
-  EXPECT_EQ(index_of("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1", "e7e5"),
-            76);
+  EXPECT_EQ(index_of("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1", "e7e5"), 76);
 }
 
 TEST(PolicyMapTest, NullAndShapelessMovesHaveNoIndex) {

@@ -50,8 +50,8 @@ TEST(PriorsTest, TemperatureFlattens) {
 }
 
 TEST(PriorsTest, UsesBlacksMirroredIndices) {
-  const Position pos = Position::from_fen(
-      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1");
+  const Position pos =
+      Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1");
   std::vector<float> logits(kPolicySize, 0.0f);
   logits[76] = 10.0f;  // "e2e4" from the mover's view: black's e7e5
   std::vector<MovePrior> priors;

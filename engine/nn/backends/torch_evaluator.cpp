@@ -1,0 +1,356 @@
+#include "engine/nn/backends/torch_evaluator.h"
+
+#include <ATen/Parallel.h>
+#include <spdlog/spdlog.h>
+#include <torch/cuda.h>
+#include <torch/script.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/nn/encoder.h"
+#include "engine/nn/policy_map.h"
+#include "engine/nn/priors.h"
+
+namespace zh {
+namespace {
+
+constexpr int kCheckBatch = 2;  // > 1 so a model that ignores the batch dimension shows it
+
+std::runtime_error model_error(const std::string& path, const std::string& what) {
+  return std::runtime_error("model file '" + path + "': " + what);
+}
+
+std::string shape_of(const at::Tensor& t) {
+  std::ostringstream out;
+  out << '[';
+  for (int64_t d = 0; d < t.dim(); ++d) out << (d ? "," : "") << t.size(d);
+  out << ']';
+  return out.str();
+}
+
+// c10::Error messages carry a C++ backtrace after the first lines; keep the message only.
+std::string torch_message(const std::exception& e) {
+  const auto* c10e = dynamic_cast<const c10::Error*>(&e);
+  std::string msg = c10e ? c10e->what_without_backtrace() : e.what();
+  if (auto cut = msg.find("\nException raised from"); cut != std::string::npos) msg.resize(cut);
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+  return msg;
+}
+
+torch::Device parse_device(const std::string& text) {
+  if (text == "cpu") return torch::Device(torch::kCPU);
+  if (text == "cuda" || text.rfind("cuda:", 0) == 0) {
+    int index = 0;
+    if (text.size() > 5) {
+      try {
+        std::size_t used = 0;
+        index = std::stoi(text.substr(5), &used);
+        if (used != text.size() - 5 || index < 0) throw std::invalid_argument(text);
+      } catch (const std::exception&) {
+        throw std::runtime_error("device '" + text + "': expected cpu, cuda or cuda:N");
+      }
+    }
+    if (!torch::cuda::is_available())
+      throw std::runtime_error("device '" + text +
+                               "' requested but LibTorch finds no CUDA device (a CPU-only "
+                               "LibTorch build, or no GPU/driver); use device cpu");
+    const auto count = static_cast<int>(torch::cuda::device_count());
+    if (index >= count)
+      throw std::runtime_error("device '" + text + "' does not exist: " + std::to_string(count) +
+                               " CUDA device(s), cuda:0 .. cuda:" + std::to_string(count - 1));
+    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
+  }
+  throw std::runtime_error("unknown device '" + text + "': expected cpu, cuda or cuda:N");
+}
+
+c10::ScalarType parse_precision(const std::string& text, const torch::Device& device) {
+  if (text == "fp32") return torch::kFloat;
+  if (text == "fp16") {
+    if (!device.is_cuda())
+      throw std::runtime_error(
+          "precision fp16 needs a CUDA device (LibTorch has no fp16 convolutions on the CPU); "
+          "on the CPU use fp32 or bf16");
+    return torch::kHalf;
+  }
+  if (text == "bf16") return torch::kBFloat16;
+  throw std::runtime_error("unknown precision '" + text + "': expected fp32, fp16 or bf16");
+}
+
+// Intra-op threads are a process-wide LibTorch setting; inter-op parallelism is not used
+// (one forward at a time per caller), and can only be set before the first parallel work.
+void set_threads(int threads) {
+  if (threads < 1) throw std::runtime_error("torch threads must be >= 1");
+  static std::once_flag interop;
+  std::call_once(interop, [] {
+    try {
+      at::set_num_interop_threads(1);
+    } catch (const std::exception&) {  // already started by someone else: harmless
+    }
+  });
+  at::set_num_threads(threads);
+}
+
+struct Heads {
+  at::Tensor value;
+  at::Tensor policy;
+};
+
+// The model's output as (value, policy); throws when it is not a tuple/list of two tensors.
+Heads split_outputs(const c10::IValue& out, const std::string& path) {
+  std::vector<at::Tensor> tensors;
+  if (out.isTuple()) {
+    for (const auto& e : out.toTuple()->elements())
+      if (e.isTensor()) tensors.push_back(e.toTensor());
+  } else if (out.isTensorList()) {
+    tensors = out.toTensorVector();
+  } else if (out.isList()) {
+    const c10::List<c10::IValue> list = out.toList();
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (const c10::IValue e = list.get(i); e.isTensor()) tensors.push_back(e.toTensor());
+  } else if (out.isTensor()) {
+    throw model_error(path, "returns one tensor " + shape_of(out.toTensor()) +
+                                "; expected a tuple (value [B,1], policy [B,5184] or "
+                                "[B,81,8,8])");
+  }
+  if (tensors.size() < 2)
+    throw model_error(path, "returns " + std::string(out.tagKind()) + " with " +
+                                std::to_string(tensors.size()) +
+                                " tensor(s); expected (value [B,1], policy [B,5184] or "
+                                "[B,81,8,8])");
+  return {tensors[0], tensors[1]};
+}
+
+bool value_shape_ok(const at::Tensor& v, int64_t batch) {
+  return (v.dim() == 2 && v.size(0) == batch && v.size(1) == 1) ||
+         (v.dim() == 1 && v.size(0) == batch);
+}
+
+bool policy_shape_ok(const at::Tensor& p, int64_t batch) {
+  return (p.dim() == 2 && p.size(0) == batch && p.size(1) == kPolicySize) ||
+         (p.dim() == 4 && p.size(0) == batch && p.size(1) == kPolicyPlanes && p.size(2) == 8 &&
+          p.size(3) == 8);
+}
+
+// The input planes the model's first convolution takes, or -1 when it has none.
+int64_t first_conv_planes(const torch::jit::Module& module) {
+  for (const at::Tensor& p : module.parameters())
+    if (p.dim() == 4) return p.size(1);
+  return -1;
+}
+
+std::string metadata_version(const nlohmann::json& meta) {
+  const auto it = meta.find("input_version");
+  if (it == meta.end()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number()) {
+    std::ostringstream out;
+    out << it->get<double>();
+    std::string s = out.str();
+    return s.find('.') == std::string::npos ? s + ".0" : s;
+  }
+  return it->dump();
+}
+
+}  // namespace
+
+struct TorchEvaluator::Impl {
+  mutable torch::jit::Module module;
+  torch::Device device{torch::kCPU};
+  c10::ScalarType dtype = torch::kFloat;
+  float temperature = 1.0f;
+  TorchModelInfo info;
+
+  // One forward pass on an encoded CPU batch; returns the heads, still on the device.
+  Heads forward(const at::Tensor& cpu_input) const {
+    at::Tensor x = cpu_input;
+    if (device.is_cuda()) x = x.to(device, /*non_blocking=*/false);
+    if (dtype != torch::kFloat) x = x.to(dtype);
+    std::vector<c10::IValue> args{x};
+    return split_outputs(module.forward(std::move(args)), info.path);
+  }
+
+  // Runs a start-position batch through `candidate` and checks the output shapes.
+  void check(torch::jit::Module& candidate, const std::string& stage) {
+    std::vector<float> planes(kCheckBatch * kInputSize);
+    const std::vector<EvalInput> inputs(kCheckBatch, EvalInput{Position(), 0});
+    encode_batch(inputs, planes);
+    at::Tensor x = torch::from_blob(planes.data(), {kCheckBatch, kInputPlanes, 8, 8}).clone();
+    if (device.is_cuda()) x = x.to(device);
+    if (dtype != torch::kFloat) x = x.to(dtype);
+    c10::IValue out;
+    try {
+      c10::InferenceMode guard;
+      out = candidate.forward({x});
+    } catch (const std::exception& e) {
+      std::string msg = "fails on a dummy input [" + std::to_string(kCheckBatch) + ",34,8,8] (" +
+                        stage + "): " + torch_message(e);
+      const int64_t planes_in = first_conv_planes(candidate);
+      if (planes_in > 0 && planes_in != kInputPlanes)
+        msg = "expects input [B," + std::to_string(planes_in) +
+              ",8,8] (its first convolution takes " + std::to_string(planes_in) +
+              " planes), expected [B,34,8,8] (CrazyAra input v1.0)";
+      throw model_error(info.path, msg);
+    }
+    const Heads heads = split_outputs(out, info.path);
+    if (!value_shape_ok(heads.value, kCheckBatch) || !policy_shape_ok(heads.policy, kCheckBatch))
+      throw model_error(info.path, "returns value " + shape_of(heads.value) + " and policy " +
+                                       shape_of(heads.policy) + " for a batch of " +
+                                       std::to_string(kCheckBatch) +
+                                       "; expected value [B,1] and policy [B,5184] or "
+                                       "[B,81,8,8]");
+    info.policy_shape = heads.policy.dim() == 2 ? "[B,5184]" : "[B,81,8,8]";
+  }
+};
+
+TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
+  const auto started = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  const std::string& path = config.model_path;
+  m.info.path = path;
+  m.temperature = config.prior_temperature;
+  if (!(m.temperature > 0.0f)) throw std::runtime_error("prior temperature must be > 0");
+  if (path.empty())
+    throw std::runtime_error("evaluator backend \"torch\" needs a model file (model_path)");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw model_error(path, "does not exist (give the path of a TorchScript .pt file)");
+  if (!std::filesystem::is_regular_file(path, ec)) throw model_error(path, "is not a file");
+
+  m.device = parse_device(config.device);
+  m.dtype = parse_precision(config.precision, m.device);
+  m.info.device = m.device.str();
+  m.info.precision = config.precision;
+  m.info.threads = config.threads;
+  set_threads(config.threads);
+
+  torch::jit::ExtraFilesMap extra{{"zhbot.json", ""}};
+  try {
+    m.module = torch::jit::load(path, torch::Device(torch::kCPU), extra);
+  } catch (const std::exception& e) {
+    throw model_error(path,
+                      "is not a loadable TorchScript model (save it with "
+                      "torch.jit.script(net).save(...) or torch.jit.trace): " +
+                          torch_message(e));
+  }
+  m.info.metadata = extra["zhbot.json"];
+  if (!m.info.metadata.empty()) {
+    nlohmann::json meta;
+    try {
+      meta = nlohmann::json::parse(m.info.metadata);
+    } catch (const std::exception& e) {
+      throw model_error(path, std::string("has unreadable zhbot.json metadata: ") + e.what());
+    }
+    if (!meta.is_object()) throw model_error(path, "zhbot.json metadata is not a JSON object");
+    const std::string version = metadata_version(meta);
+    if (!version.empty() && version != kInputVersion && version != "1")
+      throw model_error(path, "declares input version " + version + "; zhbot encodes input " +
+                                  "version " + kInputVersion + " (34 planes) only");
+  }
+
+  m.module.eval();
+  // Shapes are checked on the plain module first: its error messages are the clearest.
+  const torch::Device target = m.device;
+  const c10::ScalarType dtype = m.dtype;
+  m.device = torch::Device(torch::kCPU);
+  m.dtype = torch::kFloat;
+  m.check(m.module, "as loaded");
+  m.device = target;
+  m.dtype = dtype;
+  try {
+    m.module.to(m.device, m.dtype);
+  } catch (const std::exception& e) {
+    throw model_error(
+        path, "cannot move to " + m.info.device + " " + config.precision + ": " + torch_message(e));
+  }
+
+  // Freezing folds batch norms and constants; optimize_for_inference also converts the
+  // convolutions to oneDNN on the CPU (1.5-2x there). Not every model or precision takes
+  // every pass, so each is tried and must pass the shape check before it is kept.
+  m.info.optimization = "none";
+  for (const char* pass : {"optimize_for_inference", "freeze"}) {
+    try {
+      torch::jit::Module candidate = std::string(pass) == "freeze"
+                                         ? torch::jit::freeze(m.module)
+                                         : torch::jit::optimize_for_inference(m.module);
+      m.check(candidate, pass);
+      m.module = candidate;
+      m.info.optimization = pass;
+      break;
+    } catch (const std::exception& e) {
+      spdlog::debug("nn: {} not applied to {}: {}", pass, path, torch_message(e));
+    }
+  }
+  if (m.info.optimization == "none") m.check(m.module, m.info.device + " " + config.precision);
+
+  // Warm-up: the profiling executor specialises on its first runs.
+  {
+    c10::InferenceMode guard;
+    const std::vector<EvalInput> inputs(16, EvalInput{Position(), 0});
+    at::Tensor x = torch::empty({16, kInputPlanes, 8, 8});
+    encode_batch(inputs, {x.data_ptr<float>(), static_cast<std::size_t>(16 * kInputSize)});
+    for (int i = 0; i < 2; ++i) {
+      m.forward(x);
+      m.forward(x.narrow(0, 0, 1));
+    }
+  }
+  m.info.load_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  spdlog::info("nn: loaded {} on {} ({}, {} thread(s), {}), policy {}, {:.2f} s; metadata: {}",
+               path, m.info.device, m.info.precision, m.info.threads, m.info.optimization,
+               m.info.policy_shape, m.info.load_seconds,
+               m.info.metadata.empty() ? "none" : m.info.metadata);
+}
+
+TorchEvaluator::~TorchEvaluator() = default;
+
+const TorchModelInfo& TorchEvaluator::info() const { return impl_->info; }
+
+void TorchEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
+  const auto n = static_cast<int64_t>(inputs.size());
+  if (n == 0) return;
+  c10::InferenceMode guard;
+  at::Tensor x = torch::empty({n, kInputPlanes, 8, 8});
+  encode_batch(inputs, {x.data_ptr<float>(), static_cast<std::size_t>(n * kInputSize)});
+  const Heads heads = impl_->forward(x);
+  const at::Tensor values = heads.value.reshape({n}).to(torch::kCPU, torch::kFloat).contiguous();
+  const at::Tensor logits =
+      heads.policy.reshape({n, kPolicySize}).to(torch::kCPU, torch::kFloat).contiguous();
+  const float* v = values.data_ptr<float>();
+  const float* p = logits.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i) {
+    outputs[i].value = std::isfinite(v[i]) ? std::clamp(v[i], -1.0f, 1.0f) : 0.0f;
+    legal_move_priors(inputs[i].position, {p + i * kPolicySize, std::size_t(kPolicySize)},
+                      impl_->temperature, outputs[i].priors);
+  }
+}
+
+std::function<void()> TorchEvaluator::make_raw_forward(std::span<const float> planes,
+                                                       int batch) const {
+  if (batch < 1) throw std::runtime_error("batch must be >= 1");
+  const bool one_row = planes.size() == static_cast<std::size_t>(kInputSize);
+  if (!one_row && planes.size() != static_cast<std::size_t>(batch) * kInputSize)
+    throw std::runtime_error("raw forward: planes must hold 1 or batch positions");
+  at::Tensor x = torch::empty({batch, kInputPlanes, 8, 8});
+  for (int i = 0; i < batch; ++i)
+    std::copy_n(planes.data() + (one_row ? 0 : i * kInputSize), kInputSize,
+                x.data_ptr<float>() + i * kInputSize);
+  if (impl_->device.is_cuda()) x = x.to(impl_->device);
+  if (impl_->dtype != torch::kFloat) x = x.to(impl_->dtype);
+  const Impl* impl = impl_.get();
+  return [impl, x] {
+    c10::InferenceMode guard;
+    std::vector<c10::IValue> args{x};
+    const c10::IValue out = impl->module.forward(std::move(args));
+    if (impl->device.is_cuda()) torch::cuda::synchronize(impl->device.index());
+  };
+}
+
+}  // namespace zh

@@ -1,0 +1,276 @@
+// The LibTorch backend against the Python reference outputs (tests/data/nn/reference.json,
+// made by make_test_data.py from the same tiny model), and its refusals of bad model files.
+#include "engine/nn/backends/torch_evaluator.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/notation.h"
+#include "engine/nn/encoder.h"
+#include "engine/nn/registry.h"
+#include "nn_test_util.h"
+
+namespace zh {
+namespace {
+
+using test::nn_data_path;
+using test::nn_reference;
+
+EvaluatorConfig torch_config(const std::string& model, float temperature = 1.0f) {
+  EvaluatorConfig config;
+  config.backend = "torch";
+  config.model_path = nn_data_path(model);
+  config.prior_temperature = temperature;
+  return config;
+}
+
+struct Reference {
+  std::string name;
+  EvalInput input;
+  float value;
+  std::map<std::string, std::map<std::string, double>> priors;  // temperature -> uci -> p
+};
+
+std::vector<Reference> references() {
+  std::vector<Reference> out;
+  for (const auto& p : nn_reference().at("positions")) {
+    Reference r{
+        p.at("name").get<std::string>(),
+        {Position::from_fen(p.at("fen").get<std::string>()), p.at("repetitions").get<int>()},
+        p.at("value").get<float>(),
+        {}};
+    for (const auto& [t, priors] : p.at("priors").items()) {
+      r.priors[t];  // present even when there is no legal move
+      for (const auto& [uci, prior] : priors.items()) r.priors[t][uci] = prior.get<double>();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<Evaluation> evaluate_all(Evaluator& e, const std::vector<Reference>& refs) {
+  std::vector<EvalInput> inputs;
+  for (const auto& r : refs) inputs.push_back(r.input);
+  std::vector<Evaluation> outputs(inputs.size());
+  e.evaluate(inputs, outputs);
+  return outputs;
+}
+
+void expect_matches(const Reference& r, const Evaluation& e, const std::string& temperature,
+                    double tolerance) {
+  SCOPED_TRACE(r.name + " T=" + temperature);
+  EXPECT_NEAR(e.value, r.value, tolerance);
+  const auto& want = r.priors.at(temperature);
+  ASSERT_EQ(e.priors.size(), want.size());
+  for (const auto& p : e.priors) {
+    const std::string uci = to_uci(p.move);
+    ASSERT_TRUE(want.count(uci)) << uci << " is not legal for Fairy-Stockfish";
+    EXPECT_NEAR(p.prior, want.at(uci), tolerance) << uci;
+  }
+}
+
+TEST(TorchEvaluatorTest, RegistryOffersTorchWhenLinked) {
+  const auto names = evaluator_backends();
+  EXPECT_NE(std::find(names.begin(), names.end(), "torch"), names.end());
+  auto e = make_evaluator(torch_config("tiny.pt"));
+  EXPECT_EQ(e->name(), "torch");
+}
+
+TEST(TorchEvaluatorTest, MatchesPythonReferenceValuesAndPriors) {
+  const auto refs = references();
+  ASSERT_GE(refs.size(), 9u);
+  for (const char* t : {"1.0", "1.7"}) {
+    TorchEvaluator e(torch_config("tiny.pt", std::stof(t)));
+    EXPECT_EQ(e.info().optimization, "optimize_for_inference");
+    EXPECT_EQ(e.info().policy_shape, "[B,5184]");
+    EXPECT_NE(e.info().metadata.find("\"input_version\": \"1.0\""), std::string::npos);
+    const auto outputs = evaluate_all(e, refs);
+    for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], outputs[i], t, 1e-4);
+  }
+}
+
+TEST(TorchEvaluatorTest, SinglePositionsMatchTheBatch) {
+  TorchEvaluator e(torch_config("tiny.pt"));
+  const auto refs = references();
+  const auto batch = evaluate_all(e, refs);
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    Evaluation one;
+    e.evaluate(std::span<const EvalInput>(&refs[i].input, 1), std::span<Evaluation>(&one, 1));
+    EXPECT_NEAR(one.value, batch[i].value, 1e-5);
+    ASSERT_EQ(one.priors.size(), batch[i].priors.size());
+    for (std::size_t k = 0; k < one.priors.size(); ++k) {
+      EXPECT_EQ(one.priors[k].move, batch[i].priors[k].move);
+      EXPECT_NEAR(one.priors[k].prior, batch[i].priors[k].prior, 1e-5);
+    }
+  }
+}
+
+TEST(TorchEvaluatorTest, PolicyAsPlanesIsAccepted) {
+  TorchEvaluator e(torch_config("tiny_planes.pt"));
+  EXPECT_EQ(e.info().policy_shape, "[B,81,8,8]");
+  const auto refs = references();
+  const auto outputs = evaluate_all(e, refs);
+  for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], outputs[i], "1.0", 1e-4);
+}
+
+TEST(TorchEvaluatorTest, Bf16OnCpuIsClose) {
+  EvaluatorConfig config = torch_config("tiny.pt");
+  config.precision = "bf16";
+  TorchEvaluator e(config);
+  const auto refs = references();
+  const auto outputs = evaluate_all(e, refs);
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    EXPECT_NEAR(outputs[i].value, refs[i].value, 0.05) << refs[i].name;
+    double sum = 0;
+    for (const auto& p : outputs[i].priors) sum += p.prior;
+    if (!outputs[i].priors.empty()) {
+      EXPECT_NEAR(sum, 1.0, 1e-4);
+    }
+  }
+}
+
+TEST(TorchEvaluatorTest, ConcurrentCallersGetTheSameResults) {
+  TorchEvaluator e(torch_config("tiny.pt"));
+  const auto refs = references();
+  const auto want = evaluate_all(e, refs);
+  std::vector<int> bad(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 10; ++round) {
+        const auto got = evaluate_all(e, refs);
+        for (std::size_t i = 0; i < got.size(); ++i)
+          if (std::abs(got[i].value - want[i].value) > 1e-5 ||
+              got[i].priors.size() != want[i].priors.size())
+            ++bad[t];
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int b : bad) EXPECT_EQ(b, 0);
+}
+
+TEST(TorchEvaluatorTest, RawForwardRuns) {
+  TorchEvaluator e(torch_config("tiny.pt"));
+  std::vector<float> planes(kInputSize);
+  encode_position(EvalInput{Position(), 0}, planes);
+  auto forward = e.make_raw_forward(planes, 8);
+  forward();
+  forward();
+  EXPECT_THROW(e.make_raw_forward(planes, 0), std::runtime_error);
+}
+
+// --- bad model files and options: a clear error, never a crash -------------------------
+
+std::string error_of(const EvaluatorConfig& config) {
+  try {
+    make_evaluator(config);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+void expect_error(const EvaluatorConfig& config, std::vector<std::string> parts) {
+  const std::string msg = error_of(config);
+  for (const auto& part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
+}
+
+std::string temp_file(const std::string& name, const std::string& bytes) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("zh_nn_test_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path.string();
+}
+
+TEST(TorchEvaluatorErrorsTest, MissingOrEmptyPath) {
+  EvaluatorConfig config = torch_config("does_not_exist.pt");
+  expect_error(config, {"does_not_exist.pt", "does not exist"});
+  config.model_path = "";
+  expect_error(config, {"needs a model file"});
+  config.model_path = std::string(ZH_TEST_DATA_DIR);
+  expect_error(config, {"is not a file"});
+}
+
+TEST(TorchEvaluatorErrorsTest, GarbageAndEmptyFiles) {
+  EvaluatorConfig config = torch_config("tiny.pt");
+  config.model_path = temp_file("garbage.pt", std::string(4096, '\x5a') + "not a model");
+  expect_error(config, {config.model_path, "not a loadable TorchScript model"});
+  std::filesystem::remove(config.model_path);
+  config.model_path = temp_file("empty.pt", "");
+  expect_error(config, {config.model_path, "not a loadable TorchScript model"});
+  std::filesystem::remove(config.model_path);
+  // A truncated copy of a real model.
+  std::ifstream in(nn_data_path("tiny.pt"), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  config.model_path = temp_file("truncated.pt", bytes.substr(0, bytes.size() / 2));
+  expect_error(config, {config.model_path, "not a loadable TorchScript model"});
+  std::filesystem::remove(config.model_path);
+}
+
+TEST(TorchEvaluatorErrorsTest, WrongInputPlanesNamesBothShapes) {
+  expect_error(torch_config("wrong_planes.pt"), {"wrong_planes.pt", "[B,30,8,8]", "[B,34,8,8]"});
+}
+
+TEST(TorchEvaluatorErrorsTest, WrongPolicyShapeNamesFoundAndExpected) {
+  expect_error(torch_config("wrong_policy.pt"),
+               {"wrong_policy.pt", "[2,2272]", "[B,5184]", "[B,81,8,8]"});
+}
+
+TEST(TorchEvaluatorErrorsTest, SingleOutputIsRefused) {
+  expect_error(torch_config("value_only.pt"), {"value_only.pt", "one tensor", "[2,1]"});
+}
+
+TEST(TorchEvaluatorErrorsTest, OtherInputVersionIsRefused) {
+  expect_error(torch_config("wrong_version.pt"), {"wrong_version.pt", "input version 3.0"});
+}
+
+TEST(TorchEvaluatorErrorsTest, BadDeviceAndPrecision) {
+  EvaluatorConfig config = torch_config("tiny.pt");
+  config.device = "tpu";
+  expect_error(config, {"unknown device 'tpu'"});
+  config.device = "cuda:x";
+  expect_error(config, {"cuda:x"});
+  config.device = "cpu";
+  config.precision = "fp16";
+  expect_error(config, {"fp16 needs a CUDA device"});
+  config.precision = "int4";
+  expect_error(config, {"unknown precision 'int4'"});
+  config.precision = "fp32";
+  config.threads = 0;
+  expect_error(config, {"threads"});
+}
+
+// On a machine without CUDA the request fails clearly; with CUDA the model matches Python.
+TEST(TorchEvaluatorErrorsTest, CudaRunsOrSaysWhyNot) {
+  for (const char* precision : {"fp32", "fp16"}) {
+    EvaluatorConfig config = torch_config("tiny.pt");
+    config.device = "cuda";
+    config.precision = precision;
+    std::unique_ptr<Evaluator> e;
+    try {
+      e = make_evaluator(config);
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find("no CUDA device"), std::string::npos)
+          << error.what();
+      continue;
+    }
+    const auto refs = references();
+    const auto outputs = evaluate_all(*e, refs);
+    const double tolerance = std::string(precision) == "fp32" ? 1e-3 : 2e-2;
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      expect_matches(refs[i], outputs[i], "1.0", tolerance);
+  }
+}
+
+}  // namespace
+}  // namespace zh
