@@ -1,0 +1,173 @@
+#include "bot/metrics/metrics.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <stdexcept>
+
+namespace zh::bot {
+
+namespace {
+
+// Label values come from our own code, but escape anyway as the format requires.
+std::string label(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+void header(std::ostringstream& os, const char* name, const char* type, const char* help) {
+  os << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+}
+
+}  // namespace
+
+void Metrics::set_event_stream_connected(bool connected) {
+  std::lock_guard lock(mutex_);
+  connected_ = connected;
+}
+
+bool Metrics::event_stream_connected() const {
+  std::lock_guard lock(mutex_);
+  return connected_;
+}
+
+void Metrics::set_games_active(int games) {
+  std::lock_guard lock(mutex_);
+  games_active_ = games;
+}
+
+void Metrics::add_game_result(std::string_view result) {
+  std::lock_guard lock(mutex_);
+  auto it = results_.find(result);
+  if (it == results_.end())
+    results_.emplace(std::string(result), 1);
+  else
+    ++it->second;
+}
+
+void Metrics::add_move() {
+  std::lock_guard lock(mutex_);
+  ++moves_;
+}
+
+void Metrics::set_nodes_per_second(double nps) {
+  std::lock_guard lock(mutex_);
+  nps_ = nps;
+}
+
+void Metrics::add_stream_reconnect(std::string_view stream) {
+  std::lock_guard lock(mutex_);
+  auto it = reconnects_.find(stream);
+  if (it == reconnects_.end())
+    reconnects_.emplace(std::string(stream), 1);
+  else
+    ++it->second;
+}
+
+void Metrics::add_http_response(std::string_view endpoint, int status) {
+  std::lock_guard lock(mutex_);
+  ++http_requests_;
+  if (status == 0 || status >= 400) ++http_errors_[{std::string(endpoint), status}];
+}
+
+void Metrics::set_inference_batch_fill(double fill) {
+  std::lock_guard lock(mutex_);
+  batch_fill_ = fill;
+}
+
+void Metrics::observe_move_overhead_ms(double ms) {
+  std::lock_guard lock(mutex_);
+  ++overhead_count_;
+  overhead_sum_ms_ += ms;
+  overhead_max_ms_ = std::max(overhead_max_ms_, ms);
+}
+
+std::string Metrics::render() const {
+  std::lock_guard lock(mutex_);
+  std::ostringstream os;
+  header(os, "zhbot_event_stream_connected", "gauge", "1 while the lichess event stream is open.");
+  os << "zhbot_event_stream_connected " << (connected_ ? 1 : 0) << "\n";
+  header(os, "zhbot_games_active", "gauge", "Games being played now.");
+  os << "zhbot_games_active " << games_active_ << "\n";
+  header(os, "zhbot_games_total", "counter", "Finished games by result.");
+  for (const char* r : {"win", "loss", "draw", "aborted"}) {
+    auto it = results_.find(r);
+    os << "zhbot_games_total{result=\"" << r << "\"} " << (it == results_.end() ? 0 : it->second)
+       << "\n";
+  }
+  header(os, "zhbot_moves_total", "counter", "Moves sent to lichess.");
+  os << "zhbot_moves_total " << moves_ << "\n";
+  header(os, "zhbot_nodes_per_second", "gauge", "Search speed of the last move.");
+  os << "zhbot_nodes_per_second " << nps_ << "\n";
+  header(os, "zhbot_stream_reconnects_total", "counter", "Stream reconnects by stream kind.");
+  for (const auto& [stream, n] : reconnects_)
+    os << "zhbot_stream_reconnects_total{stream=\"" << label(stream) << "\"} " << n << "\n";
+  header(os, "zhbot_http_requests_total", "counter", "HTTP requests to lichess.");
+  os << "zhbot_http_requests_total " << http_requests_ << "\n";
+  header(os, "zhbot_http_errors_total", "counter",
+         "HTTP errors by endpoint and status code (0: network error).");
+  for (const auto& [key, n] : http_errors_)
+    os << "zhbot_http_errors_total{endpoint=\"" << label(key.first) << "\",code=\"" << key.second
+       << "\"} " << n << "\n";
+  header(os, "zhbot_inference_batch_fill", "gauge", "Mean inference batch size over its maximum.");
+  os << "zhbot_inference_batch_fill " << batch_fill_ << "\n";
+  header(os, "zhbot_move_overhead_ms", "summary",
+         "Opponent move received to our move sent, minus search time.");
+  os << "zhbot_move_overhead_ms_sum " << overhead_sum_ms_ << "\n";
+  os << "zhbot_move_overhead_ms_count " << overhead_count_ << "\n";
+  header(os, "zhbot_move_overhead_ms_max", "gauge", "Largest move overhead seen.");
+  os << "zhbot_move_overhead_ms_max " << overhead_max_ms_ << "\n";
+  return os.str();
+}
+
+HealthServer::HealthServer(Metrics& metrics, int port)
+    : metrics_(metrics), port_(port), server_(std::make_unique<httplib::Server>()) {
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which would let a second daemon
+  // share the port silently instead of reporting it busy.
+  server_->set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  server_->Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
+    const bool ok = metrics_.event_stream_connected();
+    res.status = ok ? 200 : 503;
+    res.set_content(ok ? "ok\n" : "event stream disconnected\n", "text/plain");
+  });
+  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(metrics_.render(), "text/plain; version=0.0.4");
+  });
+}
+
+HealthServer::~HealthServer() { stop(); }
+
+void HealthServer::start() {
+  // Loopback only: metrics are for the operator's scraper on this machine.
+  if (port_ == 0) {
+    port_ = server_->bind_to_any_port("127.0.0.1");
+    if (port_ <= 0) throw std::runtime_error("metrics: cannot bind any port on 127.0.0.1");
+  } else if (!server_->bind_to_port("127.0.0.1", port_)) {
+    throw std::runtime_error("metrics: cannot listen on 127.0.0.1:" + std::to_string(port_) +
+                             " (in use?); change operations.metrics_port or set it to 0");
+  }
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+void HealthServer::stop() {
+  if (thread_.joinable()) {
+    server_->stop();
+    thread_.join();
+  }
+}
+
+}  // namespace zh::bot

@@ -1,0 +1,73 @@
+#pragma once
+// Daemon counters and gauges, rendered in the Prometheus text format for /metrics; /healthz
+// reports whether the event stream (the bot's lifeline) is connected. Thread-safe.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+namespace httplib {
+class Server;
+}
+
+namespace zh::bot {
+
+class Metrics {
+ public:
+  void set_event_stream_connected(bool connected);
+  bool event_stream_connected() const;
+  void set_games_active(int games);
+  void add_game_result(std::string_view result);  // win | loss | draw | aborted
+  void add_move();
+  void set_nodes_per_second(double nps);
+  void add_stream_reconnect(std::string_view stream);  // event | game
+  // Every HTTP answer; codes >= 400 and network errors (0) are counted as errors.
+  void add_http_response(std::string_view endpoint, int status);
+  void set_inference_batch_fill(double fill);  // mean batch size / max batch size
+  // Our own overhead per move: opponent's move line received -> our POST sent, minus search.
+  void observe_move_overhead_ms(double ms);
+
+  std::string render() const;
+
+ private:
+  mutable std::mutex mutex_;
+  bool connected_ = false;
+  int games_active_ = 0;
+  std::map<std::string, std::uint64_t, std::less<>> results_;
+  std::uint64_t moves_ = 0;
+  double nps_ = 0;
+  std::map<std::string, std::uint64_t, std::less<>> reconnects_;
+  std::map<std::pair<std::string, int>, std::uint64_t> http_errors_;
+  std::uint64_t http_requests_ = 0;
+  double batch_fill_ = 0;
+  std::uint64_t overhead_count_ = 0;
+  double overhead_sum_ms_ = 0;
+  double overhead_max_ms_ = 0;
+};
+
+// GET /healthz (200 while the event stream is connected, else 503) and GET /metrics on
+// 127.0.0.1 only. Port 0 picks a free port (tests).
+class HealthServer {
+ public:
+  HealthServer(Metrics& metrics, int port);
+  ~HealthServer();
+  HealthServer(const HealthServer&) = delete;
+  HealthServer& operator=(const HealthServer&) = delete;
+
+  // Throws std::runtime_error when the port cannot be bound.
+  void start();
+  void stop();
+  int port() const { return port_; }
+
+ private:
+  Metrics& metrics_;
+  int port_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+};
+
+}  // namespace zh::bot

@@ -1,0 +1,69 @@
+#include "bot/metrics/metrics.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+namespace zh::bot {
+namespace {
+
+TEST(Metrics, RendersPrometheusText) {
+  Metrics m;
+  m.set_games_active(2);
+  m.add_game_result("win");
+  m.add_game_result("win");
+  m.add_game_result("draw");
+  m.add_move();
+  m.add_stream_reconnect("event");
+  m.add_http_response("move", 200);
+  m.add_http_response("move", 429);
+  m.add_http_response("account", 0);
+  m.observe_move_overhead_ms(1.5);
+  m.observe_move_overhead_ms(2.5);
+  const std::string text = m.render();
+  for (const char* line :
+       {"zhbot_games_active 2\n", "zhbot_games_total{result=\"win\"} 2\n",
+        "zhbot_games_total{result=\"draw\"} 1\n", "zhbot_games_total{result=\"loss\"} 0\n",
+        "zhbot_moves_total 1\n", "zhbot_stream_reconnects_total{stream=\"event\"} 1\n",
+        "zhbot_http_requests_total 3\n", "zhbot_http_errors_total{endpoint=\"move\",code=\"429\"} 1\n",
+        "zhbot_http_errors_total{endpoint=\"account\",code=\"0\"} 1\n",
+        "zhbot_move_overhead_ms_sum 4\n", "zhbot_move_overhead_ms_count 2\n",
+        "# TYPE zhbot_games_total counter\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  EXPECT_EQ(text.find("code=\"200\""), std::string::npos);
+}
+
+TEST(HealthServer, HealthFollowsTheEventStreamAndMetricsAreServed) {
+  Metrics m;
+  HealthServer server(m, 0);
+  server.start();
+  ASSERT_GT(server.port(), 0);
+  httplib::Client client("127.0.0.1", server.port());
+  auto r = client.Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503);
+  m.set_event_stream_connected(true);
+  r = client.Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  r = client.Get("/metrics");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_NE(r->body.find("zhbot_event_stream_connected 1"), std::string::npos);
+  server.stop();
+}
+
+TEST(HealthServer, BusyPortIsAClearError) {
+  Metrics m;
+  HealthServer first(m, 0);
+  first.start();
+  HealthServer second(m, first.port());
+  try {
+    second.start();
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("metrics_port"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace zh::bot
