@@ -1,0 +1,185 @@
+#include "engine/nn/inference_service.h"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <utility>
+
+namespace zh {
+
+InferenceService::InferenceService(std::unique_ptr<Evaluator> backend,
+                                   InferenceServiceConfig config)
+    : backend_(std::move(backend)), config_(config) {
+  if (!backend_) throw std::invalid_argument("InferenceService needs a backend");
+  if (config_.max_batch < 1)
+    throw std::invalid_argument("InferenceService: max_batch must be >= 1");
+  if (config_.max_wait_us < 0)
+    throw std::invalid_argument("InferenceService: max_wait_us must be >= 0");
+  worker_ = std::thread([this] { run(); });
+}
+
+InferenceService::~InferenceService() { shutdown(); }
+
+std::string InferenceService::name() const { return "batched(" + backend_->name() + ")"; }
+
+void InferenceService::shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
+}
+
+void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group) {
+  const auto now = Clock::now();
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) throw std::runtime_error("inference service is shut down");
+    group->remaining = inputs.size();
+    const bool was_empty = queue_.empty();
+    for (std::size_t i = 0; i < inputs.size(); ++i) queue_.push_back({&inputs[i], i, group, now});
+    // The worker sleeps either for the first request or for a full batch; other arrivals
+    // need not wake it.
+    wake = was_empty || queue_.size() >= static_cast<std::size_t>(config_.max_batch);
+  }
+  if (wake) wake_.notify_one();
+}
+
+void InferenceService::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
+  if (inputs.size() != outputs.size())
+    throw std::invalid_argument("InferenceService::evaluate: inputs and outputs differ in size");
+  if (inputs.empty()) return;
+  // The promise lives in the group (which the worker holds while completing it), so the
+  // caller may return and unwind the moment the future is ready.
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  auto group = std::make_shared<Group>();
+  group->outputs = outputs;
+  group->on_done = [done](std::exception_ptr error) {
+    if (error)
+      done->set_exception(error);
+    else
+      done->set_value();
+  };
+  enqueue(inputs, group);
+  finished.get();  // rethrows a backend failure
+}
+
+std::future<Evaluation> InferenceService::submit(const EvalInput& input) {
+  auto promise = std::make_shared<std::promise<Evaluation>>();
+  std::future<Evaluation> result = promise->get_future();
+  submit(input, [promise](Evaluation* out, std::exception_ptr error) {
+    if (error)
+      promise->set_exception(error);
+    else
+      promise->set_value(std::move(*out));
+  });
+  return result;
+}
+
+void InferenceService::submit(const EvalInput& input, Callback done) {
+  // The request owns its input and output, so the caller need not keep them alive.
+  struct Owned {
+    EvalInput input;
+    Evaluation output;
+  };
+  auto owned = std::make_shared<Owned>(Owned{input, {}});
+  auto group = std::make_shared<Group>();
+  group->outputs = std::span<Evaluation>(&owned->output, 1);
+  group->on_done = [owned, done = std::move(done)](std::exception_ptr error) {
+    done(error ? nullptr : &owned->output, error);
+  };
+  enqueue(std::span<const EvalInput>(&owned->input, 1), std::move(group));
+}
+
+void InferenceService::run() {
+  const auto max_batch = static_cast<std::size_t>(config_.max_batch);
+  const auto max_wait = std::chrono::microseconds(config_.max_wait_us);
+  std::vector<Request> batch;
+  std::vector<EvalInput> inputs;
+  std::vector<Evaluation> outputs;
+  batch.reserve(max_batch);
+  inputs.reserve(max_batch);
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;  // stopping, nothing left
+      // Fill up until the oldest request has waited max_wait (or we are draining).
+      const auto deadline = queue_.front().submitted + max_wait;
+      wake_.wait_until(lock, deadline, [&] { return queue_.size() >= max_batch || stopping_; });
+      const std::size_t n = std::min(max_batch, queue_.size());
+      batch.assign(std::make_move_iterator(queue_.begin()),
+                   std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(n)));
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    const auto started = Clock::now();
+    double waited_us = 0.0;
+    inputs.clear();
+    for (const Request& r : batch) {
+      inputs.push_back(*r.input);
+      waited_us += std::chrono::duration<double, std::micro>(started - r.submitted).count();
+    }
+    outputs.resize(batch.size());
+    std::exception_ptr error;
+    try {
+      backend_->evaluate(inputs, outputs);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const double forward_us =
+        std::chrono::duration<double, std::micro>(Clock::now() - started).count();
+    if (!error)
+      for (std::size_t i = 0; i < batch.size(); ++i)
+        std::swap(batch[i].group->outputs[batch[i].slot], outputs[i]);
+    {
+      std::lock_guard lock(mutex_);
+      positions_ += batch.size();
+      batches_ += 1;
+      if (error) failed_ += batch.size();
+      queue_wait_us_sum_ += waited_us;
+      forward_us_sum_ += forward_us;
+    }
+    finish(batch, error);
+    batch.clear();
+  }
+}
+
+// Counts the batch's requests off their groups and completes the groups that are whole.
+// Completions run outside the lock: they wake callers or run user callbacks.
+void InferenceService::finish(std::vector<Request>& batch, std::exception_ptr error) {
+  std::vector<std::shared_ptr<Group>> done;
+  {
+    std::lock_guard lock(mutex_);
+    for (Request& r : batch) {
+      if (error && !r.group->error) r.group->error = error;
+      if (--r.group->remaining == 0) done.push_back(r.group);
+    }
+  }
+  for (const auto& g : done) {
+    try {
+      g->on_done(g->error);
+    } catch (...) {
+      // A throwing user callback must not take the worker (and every other caller) down.
+    }
+  }
+}
+
+InferenceStats InferenceService::stats() const {
+  std::lock_guard lock(mutex_);
+  InferenceStats s;
+  s.positions = positions_;
+  s.batches = batches_;
+  s.failed = failed_;
+  if (batches_ > 0) {
+    s.mean_batch_fill = static_cast<double>(positions_) / static_cast<double>(batches_);
+    s.mean_fill_ratio = s.mean_batch_fill / config_.max_batch;
+    s.mean_forward_us = forward_us_sum_ / static_cast<double>(batches_);
+  }
+  if (positions_ > 0) s.mean_queue_wait_us = queue_wait_us_sum_ / static_cast<double>(positions_);
+  return s;
+}
+
+}  // namespace zh

@@ -1,0 +1,110 @@
+#pragma once
+// One InferenceService per loaded model and device: every search thread of every game hands
+// its leaves to it, and one worker thread runs them through the backend in batches, so one
+// network (one GPU, or the CPU's oneDNN kernels at their efficient batch size) serves all.
+//
+// A batch closes when it holds max_batch positions or when its oldest position has waited
+// max_wait_us, whichever comes first. Thread-safe; itself an Evaluator, so the search can use
+// it wherever it would use the backend.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/nn/evaluator.h"
+
+namespace zh {
+
+struct InferenceServiceConfig {
+  int max_batch = 16;
+  // Long enough for a few search threads to add their leaves, short against a CPU forward
+  // pass of a 6x64 net at batch 16 (~6 ms); see README "Performance" for the measurement.
+  int max_wait_us = 500;
+};
+
+// Counters for metrics; all since construction.
+struct InferenceStats {
+  std::uint64_t positions = 0;      // evaluated (or failed) positions
+  std::uint64_t batches = 0;        // backend calls
+  std::uint64_t failed = 0;         // positions whose batch threw
+  double mean_batch_fill = 0.0;     // positions per batch
+  double mean_fill_ratio = 0.0;     // mean_batch_fill / max_batch
+  double mean_queue_wait_us = 0.0;  // per position: submission -> its batch starts
+  double mean_forward_us = 0.0;     // per batch: the backend's evaluate()
+};
+
+class InferenceService final : public Evaluator {
+ public:
+  // Throws std::invalid_argument for a null backend, max_batch < 1 or max_wait_us < 0.
+  explicit InferenceService(std::unique_ptr<Evaluator> backend, InferenceServiceConfig config = {});
+  // Completes every request already submitted, then stops the worker.
+  ~InferenceService() override;
+  InferenceService(const InferenceService&) = delete;
+  InferenceService& operator=(const InferenceService&) = delete;
+
+  std::string name() const override;
+
+  // Blocking: evaluates the inputs (a single position or a small batch; they may be spread
+  // over several backend batches) and returns when all are done. Rethrows the backend's
+  // exception if one of their batches failed; throws std::runtime_error after shutdown().
+  void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
+
+  // Non-blocking: one position, its result through the future (which rethrows a backend
+  // failure). Throws std::runtime_error after shutdown().
+  std::future<Evaluation> submit(const EvalInput& input);
+
+  // Non-blocking with a callback, called on the worker thread with the result or the
+  // exception (exactly one of them is set). Throws std::runtime_error after shutdown().
+  using Callback = std::function<void(Evaluation*, std::exception_ptr)>;
+  void submit(const EvalInput& input, Callback done);
+
+  // Stops accepting requests, finishes the queued ones, joins the worker. Idempotent.
+  void shutdown();
+
+  InferenceStats stats() const;
+  const InferenceServiceConfig& config() const { return config_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  // One caller's request group: outputs to fill and a completion to run when all are in.
+  struct Group {
+    std::span<Evaluation> outputs;
+    std::size_t remaining = 0;  // guarded by the service's mutex_
+    std::exception_ptr error;
+    std::function<void(std::exception_ptr)> on_done;
+  };
+  struct Request {
+    const EvalInput* input;
+    std::size_t slot;  // index into group->outputs
+    std::shared_ptr<Group> group;
+    Clock::time_point submitted;
+  };
+
+  void enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group);
+  void run();
+  void finish(std::vector<Request>& batch, std::exception_ptr error);
+
+  std::unique_ptr<Evaluator> backend_;
+  const InferenceServiceConfig config_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Request> queue_;
+  bool stopping_ = false;
+
+  // Counters (guarded by mutex_).
+  std::uint64_t positions_ = 0, batches_ = 0, failed_ = 0;
+  double queue_wait_us_sum_ = 0.0, forward_us_sum_ = 0.0;
+
+  std::thread worker_;  // last: starts after everything above is initialised
+};
+
+}  // namespace zh

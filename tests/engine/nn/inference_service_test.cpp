@@ -1,0 +1,235 @@
+#include "engine/nn/inference_service.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/game.h"
+#include "engine/nn/backends/material.h"
+
+namespace zh {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Wraps MaterialEvaluator: records batch sizes, can be slowed down, and throws for any
+// batch that holds an input with kPoison repetitions.
+class ProbeEvaluator final : public Evaluator {
+ public:
+  static constexpr int kPoison = 77;
+  explicit ProbeEvaluator(std::chrono::microseconds delay = 0us) : delay_(delay) {}
+  std::string name() const override { return "probe"; }
+  void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override {
+    {
+      std::lock_guard lock(mutex_);
+      sizes_.push_back(inputs.size());
+    }
+    if (delay_ > 0us) std::this_thread::sleep_for(delay_);
+    for (const auto& in : inputs)
+      if (in.repetitions == kPoison) throw std::runtime_error("poisoned batch");
+    inner_.evaluate(inputs, outputs);
+  }
+  std::vector<std::size_t> sizes() const {
+    std::lock_guard lock(mutex_);
+    return sizes_;
+  }
+
+ private:
+  std::chrono::microseconds delay_;
+  MaterialEvaluator inner_;
+  mutable std::mutex mutex_;
+  std::vector<std::size_t> sizes_;
+};
+
+// Positions from a few random games, with their direct (unbatched) evaluations.
+struct Corpus {
+  std::vector<EvalInput> inputs;
+  std::vector<Evaluation> expected;
+};
+
+const Corpus& corpus() {
+  static const Corpus c = [] {
+    Corpus out;
+    std::mt19937 rng(11);
+    for (int g = 0; g < 6; ++g) {
+      Game game;
+      for (int ply = 0; ply < 40 && !game.position().legal_moves().empty(); ++ply) {
+        out.inputs.push_back({game.position(), ply % 3 == 0 ? 1 : 0});
+        const MoveList moves = game.position().legal_moves();
+        game.play(moves[static_cast<int>(rng() % moves.size())]);
+      }
+    }
+    out.expected.resize(out.inputs.size());
+    MaterialEvaluator().evaluate(out.inputs, out.expected);
+    return out;
+  }();
+  return c;
+}
+
+bool same(const Evaluation& a, const Evaluation& b) {
+  if (a.value != b.value || a.priors.size() != b.priors.size()) return false;
+  for (std::size_t i = 0; i < a.priors.size(); ++i)
+    if (a.priors[i].move != b.priors[i].move || a.priors[i].prior != b.priors[i].prior)
+      return false;
+  return true;
+}
+
+TEST(InferenceServiceTest, ManyProducersGetTheirOwnResults) {
+  auto probe = std::make_unique<ProbeEvaluator>(200us);
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 8, .max_wait_us = 1000});
+  const Corpus& c = corpus();
+  std::atomic<int> wrong{0}, done{0};
+  std::vector<std::thread> producers;
+  for (int t = 0; t < 6; ++t)
+    producers.emplace_back([&, t] {
+      for (std::size_t i = static_cast<std::size_t>(t); i < c.inputs.size(); i += 6) {
+        switch (i % 3) {
+          case 0: {  // blocking, single
+            Evaluation out;
+            service.evaluate(std::span(&c.inputs[i], 1), std::span(&out, 1));
+            wrong += !same(out, c.expected[i]);
+            break;
+          }
+          case 1: {  // future
+            wrong += !same(service.submit(c.inputs[i]).get(), c.expected[i]);
+            break;
+          }
+          default: {  // a small group (up to 3 positions)
+            const std::size_t n = std::min<std::size_t>(3, c.inputs.size() - i);
+            std::vector<Evaluation> out(n);
+            service.evaluate(std::span(&c.inputs[i], n), out);
+            for (std::size_t k = 0; k < n; ++k) wrong += !same(out[k], c.expected[i + k]);
+          }
+        }
+        ++done;
+      }
+    });
+  for (auto& p : producers) p.join();
+  EXPECT_EQ(wrong.load(), 0);
+  const auto sizes = raw->sizes();
+  EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()), 8u);
+  const InferenceStats s = service.stats();
+  std::size_t total = 0;
+  for (auto n : sizes) total += n;
+  EXPECT_EQ(s.positions, total);
+  EXPECT_EQ(s.batches, sizes.size());
+  EXPECT_GT(s.mean_batch_fill, 1.5) << "6 producers on a slow backend must share batches";
+  EXPECT_NEAR(s.mean_fill_ratio, s.mean_batch_fill / 8, 1e-9);
+  EXPECT_GT(s.mean_forward_us, 150.0);
+  EXPECT_EQ(s.failed, 0u);
+}
+
+TEST(InferenceServiceTest, FullBatchesWhenRequestsQueueUp) {
+  auto probe = std::make_unique<ProbeEvaluator>(1000us);
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 4, .max_wait_us = 100000});
+  std::vector<std::future<Evaluation>> results;
+  for (int i = 0; i < 12; ++i) results.push_back(service.submit(corpus().inputs[i]));
+  for (auto& r : results) r.get();
+  // With 100 ms to fill, every batch is full (the first may start before all 12 arrive, but
+  // then it holds 4 anyway because the wait only ends early when the batch is full).
+  for (auto n : raw->sizes()) EXPECT_EQ(n, 4u);
+}
+
+TEST(InferenceServiceTest, LoneRequestWaitsAtMostMaxWait) {
+  InferenceService service(std::make_unique<ProbeEvaluator>(),
+                           {.max_batch = 16, .max_wait_us = 20000});
+  const auto start = std::chrono::steady_clock::now();
+  service.submit(corpus().inputs[0]).get();
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(took, 19ms);    // it waited for company...
+  EXPECT_LT(took, 2000ms);  // ...but not forever
+  EXPECT_GE(service.stats().mean_queue_wait_us, 19000.0);
+}
+
+TEST(InferenceServiceTest, BackendFailureReachesOnlyThatBatchAndServiceGoesOn) {
+  InferenceService service(std::make_unique<ProbeEvaluator>(), {.max_batch = 1, .max_wait_us = 0});
+  const EvalInput poison{Position(), ProbeEvaluator::kPoison};
+  EXPECT_THROW(service.submit(poison).get(), std::runtime_error);
+  Evaluation out;
+  EXPECT_THROW(service.evaluate(std::span(&poison, 1), std::span(&out, 1)), std::runtime_error);
+  std::exception_ptr seen;
+  std::promise<void> called;
+  service.submit(poison, [&](Evaluation* e, std::exception_ptr error) {
+    EXPECT_EQ(e, nullptr);
+    seen = error;
+    called.set_value();
+  });
+  called.get_future().get();
+  EXPECT_TRUE(seen);
+  // Still serving.
+  EXPECT_TRUE(same(service.submit(corpus().inputs[1]).get(), corpus().expected[1]));
+  EXPECT_EQ(service.stats().failed, 3u);
+}
+
+TEST(InferenceServiceTest, ShutdownCompletesPendingAndRefusesNew) {
+  auto service = std::make_unique<InferenceService>(std::make_unique<ProbeEvaluator>(2000us),
+                                                    InferenceServiceConfig{2, 50000});
+  std::vector<std::future<Evaluation>> pending;
+  for (int i = 0; i < 10; ++i) pending.push_back(service->submit(corpus().inputs[i]));
+  service->shutdown();
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_EQ(pending[i].wait_for(5s), std::future_status::ready);
+    EXPECT_TRUE(same(pending[i].get(), corpus().expected[i]));
+  }
+  EXPECT_THROW(service->submit(corpus().inputs[0]), std::runtime_error);
+  Evaluation out;
+  EXPECT_THROW(service->evaluate(std::span(&corpus().inputs[0], 1), std::span(&out, 1)),
+               std::runtime_error);
+  service->shutdown();  // idempotent
+  service.reset();
+}
+
+TEST(InferenceServiceTest, DestructorDrainsWhileProducersBlock) {
+  std::vector<std::thread> producers;
+  std::atomic<int> completed{0}, refused{0};
+  {
+    InferenceService service(std::make_unique<ProbeEvaluator>(500us), {4, 1000});
+    for (int t = 0; t < 4; ++t)
+      producers.emplace_back([&, t] {
+        for (int i = 0; i < 50; ++i) {
+          Evaluation out;
+          try {
+            service.evaluate(std::span(&corpus().inputs[(t * 50 + i) % corpus().inputs.size()], 1),
+                             std::span(&out, 1));
+            ++completed;
+          } catch (const std::runtime_error&) {
+            ++refused;  // arrived after shutdown began
+            return;
+          }
+        }
+      });
+    std::this_thread::sleep_for(20ms);
+    service.shutdown();
+    for (auto& p : producers) p.join();
+  }
+  EXPECT_GT(completed.load(), 0);
+  EXPECT_EQ(completed.load() + refused.load() <= 200, true);
+}
+
+TEST(InferenceServiceTest, RejectsBadConfig) {
+  EXPECT_THROW(InferenceService(nullptr), std::invalid_argument);
+  EXPECT_THROW(InferenceService(std::make_unique<ProbeEvaluator>(), {0, 10}),
+               std::invalid_argument);
+  EXPECT_THROW(InferenceService(std::make_unique<ProbeEvaluator>(), {4, -1}),
+               std::invalid_argument);
+}
+
+TEST(InferenceServiceTest, NameAndEmptyInput) {
+  InferenceService service(std::make_unique<ProbeEvaluator>());
+  EXPECT_EQ(service.name(), "batched(probe)");
+  service.evaluate({}, {});
+  EXPECT_EQ(service.stats().batches, 0u);
+}
+
+}  // namespace
+}  // namespace zh
