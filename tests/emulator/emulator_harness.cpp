@@ -128,6 +128,7 @@ NdjsonStream::NdjsonStream(int port, std::string path, std::string user_agent, s
         [this](const httplib::Response& res) {
           std::lock_guard lock(mu_);
           status_ = res.status;
+          cv_.notify_all();
           return true;
         },
         [this](const char* data, std::size_t n) {
@@ -141,6 +142,9 @@ NdjsonStream::NdjsonStream(int port, std::string path, std::string user_agent, s
     if (!r) status_ = status_ ? status_ : 0;
     cv_.notify_all();
   });
+  // Return once the server has answered, so that what the test does next is seen by the stream.
+  std::unique_lock lock(mu_);
+  cv_.wait_for(lock, 3s, [&] { return status_ != 0 || ended_; });
 }
 
 NdjsonStream::~NdjsonStream() {

@@ -52,7 +52,8 @@ class EmulatorProcess {
   std::string port_file_;
 };
 
-// An NDJSON stream read on a background thread, as the bot's stream reader would.
+// An NDJSON stream read on a background thread, as the bot's stream reader would. The
+// constructor returns once the response headers arrived (or the connection failed).
 class NdjsonStream {
  public:
   NdjsonStream(int port, std::string path, std::string user_agent = "zhbot-test/1.0",
