@@ -10,6 +10,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "zhbot " ZH_VERSION);
   app.require_subcommand(1);
   zh::cli::add_perft_command(app);
+  zh::cli::add_nnbench_command(app);
+  zh::cli::add_uci_command(app);
+  zh::cli::add_analyse_command(app);
+  zh::cli::add_bench_command(app);
   zh::cli::add_check_config_command(app);
   zh::cli::add_upgrade_account_command(app);
   try {

@@ -8,6 +8,10 @@ class App;
 namespace zh::cli {
 
 void add_perft_command(CLI::App& app);
+void add_nnbench_command(CLI::App& app);
+void add_uci_command(CLI::App& app);
+void add_analyse_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 void add_check_config_command(CLI::App& app);
 void add_upgrade_account_command(CLI::App& app);
 

@@ -1,0 +1,129 @@
+// `zhbot bench`: a deterministic search benchmark. Fixed positions, a fixed playout count
+// each, the `uniform` backend, a fixed seed and one thread, so the node count and the
+// signature only change when the search's behaviour changes; nodes/s measures the search
+// alone (no network cost). Also reports the tree's memory per expanded node.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include "bot/cli/commands.h"
+#include "bot/cli/engine_cli.h"
+#include "engine/chess/notation.h"
+#include "engine/engine.h"
+
+namespace zh::cli {
+
+namespace {
+
+// Openings, drop-heavy middlegames (~100+ legal moves) and a few sharp positions.
+constexpr const char* kBenchFens[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R[] w KQkq - 4 4",
+    "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3",
+    "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 3",
+    "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+    "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - - 0 1",
+    "5R2/2p1Nb2/2B4k/6p1/8/P3PP2/1PPqR3/3R1BKn[QBNPPPPrrrnppp] b - - 1 1",
+    "b3kb2/pn1ppp1Q~/pPqr2p1/2p5/7R/R5P1/P1PP1PBP/1NBQ2NK/PNR w - - 4 6",
+    "r2q1rk1/ppp2pp1/1bnp3p/3B4/3PP1b1/4PN2/PP4PP/R2Q1RK1[BNPnp] b - - 0 13",
+    "r2B1rk1/ppp2ppp/3p4/4p3/2B5/2NP1R1P/PPPn2K1/8/QPBQPRNNbp w - - 40 21",
+    "r1b1k2r/p1pq1ppp/1bBbnp2/8/6N1/5P2/PPP2PPP/R4RK1/PQPPNn w kq - 30 16",
+    "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",
+    "r4r2/ppp2ppk/pb1p1pNp/K2NpP2/3qn3/1B3b2/PP5P/8[QRRBNPP] w - - 8 62",
+    "4k3/1Q~6/8/8/4b3/8/Kpp5/8/ b - - 0 1",
+    "r3kb1r/p1pN1ppp/2p1p3/8/2Pn4/3Q4/PP3PPP/R1B2q~K1[] w kq - 0 1",
+};
+
+class Collect final : public SearchListener {
+ public:
+  void on_info(const SearchInfo& info) override { last = info; }
+  void on_bestmove(const BestMove& b) override { best = b; }
+  SearchInfo last;
+  BestMove best;
+};
+
+std::uint64_t fnv(std::uint64_t h, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) {
+    h ^= (v >> (8 * i)) & 0xFF;
+    h *= 0x100000001B3ULL;
+  }
+  return h;
+}
+
+struct BenchArgs {
+  std::int64_t nodes = 4000;
+  std::vector<std::string> options;
+  bool quiet = false;
+};
+
+void run_bench(const BenchArgs& a) {
+  Engine engine;
+  // The fixed setup; -o may change it on purpose (e.g. threads), which changes the signature.
+  engine.set_option("backend", "uniform");
+  engine.set_option("threads", "1");
+  engine.set_option("seed", "1");
+  apply_engine_options(engine, a.options);
+  std::int64_t total_nodes = 0;
+  double total_seconds = 0;
+  std::uint64_t signature = 0xCBF29CE484222325ULL;
+  double bytes_sum = 0;
+  std::int64_t expanded_sum = 0;
+  double mid_bytes = 0;
+  std::int64_t mid_expanded = 0;
+  int index = 0;
+  for (const char* fen : kBenchFens) {
+    ++index;
+    engine.new_game();
+    engine.set_position(fen, {});
+    auto listener = std::make_shared<Collect>();
+    GoLimits limits;
+    limits.nodes = a.nodes;
+    const auto start = std::chrono::steady_clock::now();
+    engine.go(limits, listener);
+    engine.wait();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const SearchSnapshot s = engine.last_result();
+    total_nodes += s.playouts;
+    total_seconds += secs;
+    signature = fnv(signature, std::uint64_t(s.playouts));
+    signature = fnv(signature, listener->best.move.raw());
+    for (const RootChild& c : s.children) signature = fnv(signature, c.visits);
+    bytes_sum += double(s.tree_bytes);
+    expanded_sum += s.expanded_nodes;
+    const bool middlegame = s.children.size() >= 80;
+    if (middlegame) {
+      mid_bytes += double(s.tree_bytes);
+      mid_expanded += s.expanded_nodes;
+    }
+    if (!a.quiet)
+      std::printf("%2d %-7s %7lld nodes %8.0f nodes/s %4zu moves %7.0f B/expanded node  %s\n",
+                  index, to_uci(listener->best.move).c_str(), (long long)s.playouts,
+                  secs > 0 ? s.playouts / secs : 0.0, s.children.size(),
+                  s.expanded_nodes ? double(s.tree_bytes) / s.expanded_nodes : 0.0, fen);
+  }
+  std::printf("Nodes searched: %lld\n", (long long)total_nodes);
+  std::printf("Nodes/second: %.0f\n", total_seconds > 0 ? total_nodes / total_seconds : 0.0);
+  std::printf("Bytes per expanded node: %.0f (all), %.0f (positions with >= 80 legal moves)\n",
+              expanded_sum ? bytes_sum / expanded_sum : 0.0,
+              mid_expanded ? mid_bytes / mid_expanded : 0.0);
+  std::printf("Signature: %016llx\n", (unsigned long long)signature);
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "bench", "deterministic search benchmark (uniform backend, 1 thread, fixed seed)");
+  auto a = std::make_shared<BenchArgs>();
+  cmd->add_option("--nodes", a->nodes, "playouts per position")->check(CLI::PositiveNumber);
+  cmd->add_flag("--quiet,-q", a->quiet, "print the totals only");
+  add_engine_option_flag(*cmd, a->options);
+  cmd->callback([a] { run_bench(*a); });
+}
+
+}  // namespace zh::cli

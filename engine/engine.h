@@ -1,0 +1,143 @@
+#pragma once
+// The engine object that UCI and the lichess bot both drive: options, the game, the search
+// tree (reused between moves), time management and pondering.
+//
+//   new_game(); set_position(fen, moves); go(limits, listener)  -- returns at once
+//   stop(); ponderhit(); wait()
+//
+// Thread-safety: every method may be called from any thread. stop() and ponderhit() never
+// block; a go() always ends with exactly one listener->on_bestmove(), also after stop(), a
+// limit, an evaluator error or a new set_position()/go() that interrupts it. Listener
+// callbacks run on the engine's search thread; they may call stop() and ponderhit() but must
+// not call the other methods (post to your own thread instead).
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/game.h"
+#include "engine/nn/evaluator.h"
+#include "engine/options.h"
+#include "engine/search/search.h"
+#include "engine/time/time_manager.h"
+
+namespace zh {
+
+struct GoLimits {
+  std::optional<std::int64_t> wtime, btime;  // ms on each clock
+  std::int64_t winc = 0, binc = 0;
+  int movestogo = 0;
+  std::int64_t movetime = 0;      // ms
+  std::int64_t nodes = 0;         // playouts in this search
+  bool infinite = false;          // until stop()
+  bool ponder = false;            // until ponderhit() (then the clock rules) or stop()
+  bool human_opponent = false;    // enables the time jitter (eq. 9)
+  std::int64_t min_think_ms = 0;  // against humans: never answer faster than this
+};
+
+struct SearchInfo {
+  int depth = 0;            // PV length
+  int seldepth = 0;         // deepest path
+  std::optional<int> mate;  // moves to mate (negative: we get mated)
+  int cp = 0;
+  float q = 0;             // value of the chosen move for the side to move, in [-1, 1]
+  std::int64_t nodes = 0;  // playouts in this search
+  std::int64_t nps = 0;
+  std::int64_t time_ms = 0;
+  std::int64_t evaluations = 0;
+  std::int64_t tree_nodes = 0;
+  std::size_t tree_bytes = 0;
+  int hashfull = 0;  // tree memory in permille of the cap
+  std::vector<Move> pv;
+};
+
+struct BestMove {
+  Move move;    // null (0000) when the position has no legal move
+  Move ponder;  // null when the PV has no reply
+  StopReason reason = StopReason::kNone;
+  std::string error;  // why the search failed, if it did
+};
+
+class SearchListener {
+ public:
+  virtual ~SearchListener() = default;
+  virtual void on_info(const SearchInfo& info) = 0;
+  virtual void on_bestmove(const BestMove& best) = 0;
+  // Free-text notes (tree reuse, stop reason, errors); UCI prints them as `info string`.
+  virtual void on_message(const std::string& /*text*/) {}
+};
+
+class Engine {
+ public:
+  // Builds the evaluator from the options; the default uses make_evaluator().
+  using EvaluatorFactory = std::function<std::shared_ptr<Evaluator>(const Options&)>;
+
+  Engine();
+  explicit Engine(EvaluatorFactory factory);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Declares every engine option (search, time, evaluator) on `options`.
+  static void declare_options(Options& options);
+
+  // Sets an option by name (throws OptionError); takes effect at the next go().
+  void set_option(std::string_view name, std::string_view value);
+  Options options() const;  // a copy
+
+  // Loads the evaluator now if the options changed (throws with a message on failure).
+  void ensure_ready();
+
+  void new_game();
+  // start_fen empty = the start position; moves in UCI. Keeps the matching subtree. Stops a
+  // running search first. Throws FenError / MoveError and leaves the position unchanged.
+  void set_position(std::string_view start_fen, const std::vector<std::string>& moves);
+  void set_game(const Game& game);
+  Game game() const;
+
+  void go(const GoLimits& limits, std::shared_ptr<SearchListener> listener);
+  // Bot-style pondering: search the current position (after our move) until the next
+  // set_position() (which keeps the subtree of the move the opponent played) or stop().
+  void ponder(std::shared_ptr<SearchListener> listener);
+  void stop();
+  void ponderhit();
+  void wait();
+  bool searching() const { return searching_.load(); }
+  // The final state of the last finished search (root moves with visits, Q, PV, counters).
+  SearchSnapshot last_result() const;
+
+ private:
+  struct Run;
+  void stop_and_join_locked();
+  void run(std::shared_ptr<Run> run);
+  SearchInfo make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) const;
+  std::shared_ptr<Evaluator> evaluator_locked();
+
+  mutable std::mutex mutex_;  // API calls; never held by the search thread
+  EvaluatorFactory factory_;
+  Options options_;
+  std::shared_ptr<Evaluator> evaluator_;
+  std::string evaluator_signature_;
+  std::unique_ptr<Search> search_;
+  Game game_;
+  TimeManager time_;
+  std::uint64_t seeded_with_ = ~std::uint64_t(0);
+  std::optional<float> previous_best_q_;  // for the critical-position rule
+
+  std::thread thread_;
+  std::shared_ptr<Run> run_;
+  mutable std::mutex run_mutex_;  // guards run_ and last_snapshot_
+  SearchSnapshot last_snapshot_;
+  std::atomic<bool> searching_{false};
+};
+
+}  // namespace zh

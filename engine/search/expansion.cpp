@@ -1,0 +1,128 @@
+#include "engine/search/expansion.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "engine/chess/bitboard.h"
+
+namespace zh {
+
+CheckDetector::CheckDetector(const Position& pos)
+    : pos_(pos),
+      occupied_(pos.pieces()),
+      discoverers_(0),
+      their_king_(pos.king_square(~pos.side_to_move())),
+      us_(pos.side_to_move()) {
+  const Bitboard ours = pos.pieces(us_);
+  Bitboard snipers =
+      ((rook_attacks(their_king_, 0) & (pos.pieces(kRook) | pos.pieces(kQueen))) |
+       (bishop_attacks(their_king_, 0) & (pos.pieces(kBishop) | pos.pieces(kQueen)))) &
+      ours;
+  while (snipers) {
+    const Bitboard between = between_bb(their_king_, pop_lsb(snipers)) & occupied_;
+    if (between && !more_than_one(between)) discoverers_ |= between & ours;
+  }
+}
+
+bool CheckDetector::gives_check(Move m) const {
+  const Bitboard king = square_bb(their_king_);
+  const Square to = m.to();
+  if (m.is_drop()) {
+    const PieceType pt = m.piece();
+    if (pt == kPawn) return (pawn_attacks(us_, to) & king) != 0;
+    return (piece_attacks(pt, to, occupied_ | square_bb(to)) & king) != 0;
+  }
+  if (m.is_castling() || m.is_en_passant() || m.is_promotion()) {
+    Position next = pos_;
+    next.do_move(m);
+    return next.in_check();
+  }
+  const Square from = m.from();
+  const PieceType pt = type_of(pos_.piece_on(from));
+  const Bitboard occ = (occupied_ ^ square_bb(from)) | square_bb(to);
+  const Bitboard direct = pt == kPawn   ? pawn_attacks(us_, to)
+                          : pt == kKing ? 0
+                                        : piece_attacks(pt, to, occ);
+  if (direct & king) return true;
+  return (discoverers_ & square_bb(from)) && !(line_bb(from, their_king_) & square_bb(to));
+}
+
+void enhance_checks(std::vector<float>& priors, const std::vector<std::uint8_t>& is_check,
+                    double threshold, double factor) {
+  if (priors.empty()) return;
+  const float max_prior = *std::max_element(priors.begin(), priors.end());
+  const float bonus = float(factor) * max_prior;
+  bool changed = false;
+  for (std::size_t i = 0; i < priors.size(); ++i) {
+    if (is_check[i] && priors[i] < threshold) {
+      priors[i] += bonus;
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  const float sum = std::accumulate(priors.begin(), priors.end(), 0.0f);
+  if (sum > 0)
+    for (float& p : priors) p /= sum;
+}
+
+namespace {
+
+// Cheap refutation of a mate: a single distant check with an empty square in between can be
+// blocked by a drop when the defender holds a piece it may drop there.
+bool drop_can_block(const Position& after) {
+  const Bitboard checkers = after.checkers();
+  if (more_than_one(checkers)) return false;
+  const Color them = after.side_to_move();
+  const Bitboard between = between_bb(after.king_square(them), lsb(checkers));
+  if (!between) return false;
+  for (int pt = kKnight; pt <= kQueen; ++pt)
+    if (after.pocket(them, PieceType(pt))) return true;
+  return after.pocket(them, kPawn) && (between & ~(kRank1 | kRank8));
+}
+
+}  // namespace
+
+EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
+                           const ExpansionOptions& options) {
+  const int n = int(eval.priors.size());
+  EvalBlock* block = EvalBlock::create(n);
+  block->value = std::clamp(eval.value, -1.0f, 1.0f);
+  if (n == 0) return block;
+
+  std::vector<float> priors(n);
+  for (int i = 0; i < n; ++i) priors[i] = eval.priors[i].prior;
+  int mate = -1;
+  if (options.check_enhancement || options.mate_in_one) {
+    const CheckDetector detector(pos);
+    std::vector<std::uint8_t> is_check(n);
+    for (int i = 0; i < n; ++i) {
+      const Move m = eval.priors[i].move;
+      is_check[i] = detector.gives_check(m);
+      if (options.mate_in_one && is_check[i] && mate < 0) {
+        Position next = pos;
+        next.do_move(m);
+        if (!drop_can_block(next) && next.count_legal_moves() == 0) mate = i;
+      }
+    }
+    if (options.check_enhancement)
+      enhance_checks(priors, is_check, options.check_threshold, options.check_factor);
+  }
+
+  // Highest prior first; ties keep the evaluator's order so the search is deterministic.
+  std::vector<std::pair<float, int>> order(n);
+  for (int i = 0; i < n; ++i) order[i] = {priors[i], i};
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  Edge* edges = block->edges();
+  for (int i = 0; i < n; ++i) {
+    const int from = order[i].second;
+    edges[i].move = eval.priors[from].move.raw();
+    edges[i].prior = float_to_half(order[i].first);
+    if (from == mate) block->mate_edge = std::int16_t(i);
+  }
+  return block;
+}
+
+}  // namespace zh

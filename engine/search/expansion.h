@@ -1,0 +1,46 @@
+#pragma once
+// Turns a network evaluation into the EvalBlock the tree stores: check enhancement (eq. 12),
+// the mate-in-one look-ahead (paper 9.2.7), edges sorted by prior, priors in half precision.
+// Pure functions of the position and the evaluation; called outside the tree lock.
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/chess/position.h"
+#include "engine/nn/evaluator.h"
+#include "engine/search/node.h"
+
+namespace zh {
+
+struct ExpansionOptions {
+  bool check_enhancement = true;
+  double check_threshold = 0.1;
+  double check_factor = 0.5;
+  bool mate_in_one = true;
+};
+
+// Answers "does this legal move give check?" without playing it (except for the rare
+// castling, en passant and promotion moves).
+class CheckDetector {
+ public:
+  explicit CheckDetector(const Position& pos);
+  bool gives_check(Move m) const;
+
+ private:
+  const Position& pos_;
+  Bitboard occupied_;
+  Bitboard discoverers_;  // our pieces whose leaving uncovers a check by our slider
+  Square their_king_;
+  Color us_;
+};
+
+// Applies eq. (12) in place: priors of checking moves below `threshold` get
+// `factor * max prior` added, then all priors are renormalised to sum to 1.
+void enhance_checks(std::vector<float>& priors, const std::vector<std::uint8_t>& is_check,
+                    double threshold, double factor);
+
+// Builds the block (refcount 1). An evaluation with no priors is a terminal position.
+EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
+                           const ExpansionOptions& options);
+
+}  // namespace zh

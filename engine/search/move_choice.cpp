@@ -1,0 +1,76 @@
+#include "engine/search/move_choice.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/search/formulas.h"
+
+namespace zh {
+
+std::vector<double> final_policy(const std::vector<RootChild>& children,
+                                 std::uint32_t parent_visits, const MoveChoiceParams& p) {
+  std::vector<double> pi(children.size(), 0.0);
+  double sum_n = 0;
+  std::uint32_t max_n = 0;
+  for (const auto& c : children) {
+    sum_n += c.visits;
+    max_n = std::max(max_n, c.visits);
+  }
+  if (sum_n <= 0) return pi;
+  const double thresh =
+      formulas::q_threshold(parent_visits, p.q_thresh_init, p.q_thresh_max, p.q_thresh_base) *
+      max_n;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const auto& c = children[i];
+    if (c.visits == 0) continue;
+    const double q01 = c.visits < thresh ? 0.0 : (double(c.q) + 1.0) / 2.0;
+    pi[i] = (1.0 - p.q_factor) * c.visits / sum_n + p.q_factor * q01;
+  }
+  return pi;
+}
+
+int choose_move(const std::vector<RootChild>& children, std::uint32_t parent_visits,
+                const MoveChoiceParams& p, double temperature, std::mt19937_64* rng) {
+  if (children.empty()) return -1;
+  // Proofs decide first.
+  int win = -1;
+  for (int i = 0; i < int(children.size()); ++i)
+    if (children[i].proof == Proof::kLoss &&
+        (win < 0 || children[i].proof_plies < children[win].proof_plies))
+      win = i;
+  if (win >= 0) return win;
+  std::vector<double> pi = final_policy(children, parent_visits, p);
+  bool any_open = false;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    if (children[i].proof == Proof::kWin)
+      pi[i] = -1;  // this move loses by force
+    else
+      any_open = true;
+  }
+  if (!any_open) {  // everything loses: hold out longest
+    int best = 0;
+    for (int i = 1; i < int(children.size()); ++i)
+      if (children[i].proof_plies > children[best].proof_plies) best = i;
+    return best;
+  }
+  // Nothing visited yet: the best prior among the moves not proven lost.
+  if (std::all_of(pi.begin(), pi.end(), [](double v) { return v <= 0; })) {
+    int best = -1;
+    for (int i = 0; i < int(children.size()); ++i)
+      if (children[i].proof != Proof::kWin &&
+          (best < 0 || children[i].prior > children[best].prior))
+        best = i;
+    return best;
+  }
+  if (rng && temperature > 0) {
+    std::vector<double> weights(pi.size());
+    const double max_pi = *std::max_element(pi.begin(), pi.end());
+    for (std::size_t i = 0; i < pi.size(); ++i)
+      weights[i] = pi[i] > 0 ? std::pow(pi[i] / max_pi, 1.0 / temperature) : 0.0;
+    std::discrete_distribution<int> dist(weights.begin(), weights.end());
+    return dist(*rng);
+  }
+  return int(std::max_element(pi.begin(), pi.end()) - pi.begin());
+}
+
+}  // namespace zh

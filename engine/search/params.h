@@ -1,0 +1,51 @@
+#pragma once
+// Every search setting, read once per `go` from the typed options (engine/options.h), where
+// each is declared with its default (the CrazyAra paper's values) and help text.
+
+#include <cstdint>
+
+#include "engine/options.h"
+
+namespace zh {
+
+struct SearchParams {
+  int threads;
+  int batch_size;
+  // PUCT, eqs. (3), (10), (11)
+  double cpuct_init;
+  double cpuct_base;
+  double u_init;
+  double u_min;
+  double u_base;
+  double q_init;  // Q of an unvisited child
+  int virtual_loss;
+  // Root Dirichlet noise
+  bool dirichlet_noise;
+  double dirichlet_epsilon;
+  double dirichlet_alpha;
+  // Eq. (12) check enhancement and the mate-in-one look-ahead of paper 9.2.7
+  bool check_enhancement;
+  double check_threshold;
+  double check_factor;
+  bool mate_in_one;
+  bool mcts_solver;
+  bool transpositions;
+  bool reuse_tree;
+  // Final move choice, eqs. (5)-(7)
+  double q_factor;
+  double q_thresh_init;
+  double q_thresh_max;
+  double q_thresh_base;
+  int q_pv_depth;  // eq. (6): 0 = off
+  double temperature;
+  int temperature_moves;  // 0 = always play the best move
+  // Caps
+  std::int64_t max_tree_nodes;  // 0 = none
+  std::int64_t max_memory_mb;
+  std::uint64_t seed;  // 0 = a fresh random seed per engine
+
+  static void declare(Options& options);
+  static SearchParams from(const Options& options);
+};
+
+}  // namespace zh

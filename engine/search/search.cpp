@@ -1,0 +1,688 @@
+#include "engine/search/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <exception>
+#include <span>
+
+#include "engine/search/expansion.h"
+#include "engine/search/formulas.h"
+
+namespace zh {
+
+const char* to_string(StopReason r) {
+  switch (r) {
+    case StopReason::kNone:
+      return "none";
+    case StopReason::kRequested:
+      return "stop";
+    case StopReason::kPlayouts:
+      return "node limit";
+    case StopReason::kSolved:
+      return "solved";
+    case StopReason::kTreeNodes:
+      return "tree node cap";
+    case StopReason::kMemory:
+      return "memory cap";
+    case StopReason::kError:
+      return "error";
+  }
+  return "?";
+}
+
+struct Search::Leaf {
+  int path_begin;
+  int path_length;
+  std::uint64_t key;
+};
+
+struct Search::Worker {
+  std::vector<Node*> path;               // the current descent
+  std::vector<std::uint64_t> path_keys;  // keys below the root on the current descent
+  Position pos;
+  std::vector<Node*> paths;  // the paths of the queued leaves, back to back
+  std::vector<Leaf> leaves;
+  std::vector<EvalInput> inputs;
+  std::vector<Evaluation> outputs;
+  std::vector<EvalBlock*> blocks;
+};
+
+Search::Search(std::shared_ptr<Evaluator> evaluator) : evaluator_(std::move(evaluator)) { seed(0); }
+
+Search::~Search() {
+  request_stop();
+  join();
+  clear();
+}
+
+void Search::seed(std::uint64_t seed) {
+  if (seed == 0) seed = (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  rng_.seed(seed);
+}
+
+void Search::set_evaluator(std::shared_ptr<Evaluator> evaluator) {
+  std::lock_guard lock(mutex_);
+  evaluator_ = std::move(evaluator);
+  // Cached evaluations came from the old network.
+  free_subtree(root_);
+  root_ = nullptr;
+  have_game_ = false;
+  block_bytes_ -= cache_.clear();
+}
+
+void Search::free_subtree(Node* n) {
+  const FreedMemory f = delete_subtree(n);
+  tree_nodes_ -= std::int64_t(f.nodes);
+  expanded_nodes_ -= std::int64_t(f.expanded);
+  block_bytes_ -= f.block_bytes;
+}
+
+void Search::clear() {
+  std::lock_guard lock(mutex_);
+  free_subtree(root_);
+  root_ = nullptr;
+  have_game_ = false;
+  block_bytes_ -= cache_.clear();
+}
+
+std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
+  std::lock_guard lock(mutex_);
+  params_ = params;
+  Node* node = nullptr;
+  const auto& old_moves = game_.moves();
+  const auto& new_moves = game.moves();
+  if (root_ && params.reuse_tree && have_game_ && game.start() == game_.start() &&
+      new_moves.size() >= old_moves.size() &&
+      std::equal(old_moves.begin(), old_moves.end(), new_moves.begin())) {
+    node = root_;
+    for (std::size_t i = old_moves.size(); i < new_moves.size() && node; ++i) {
+      Node* child = nullptr;
+      if (node->expanded()) {
+        const EvalBlock* b = node->block();
+        for (int e = 0; e < b->num_edges; ++e) {
+          if (b->edges()[e].move == new_moves[i].raw()) {
+            child = node->unlink_child(std::uint16_t(e));
+            break;
+          }
+        }
+      }
+      free_subtree(node);
+      node = child;
+    }
+    // A repetition is a draw below the root, never at the root: the game goes on.
+    if (node && node->terminal() && node->expanded() == false) {
+      free_subtree(node);
+      node = nullptr;
+    }
+  } else {
+    free_subtree(root_);
+  }
+  root_ = node;
+  if (!root_) {
+    root_ = new Node(0);
+    ++tree_nodes_;
+  }
+  game_ = game;
+  have_game_ = true;
+  root_pos_ = game.position();
+  history_keys_ = game.keys();
+  block_bytes_ -= cache_.prune_unused();
+  return root_->visits();
+}
+
+std::size_t Search::bytes_locked() const {
+  return std::size_t(tree_nodes_) * sizeof(Node) + block_bytes_ + cache_.bytes();
+}
+
+bool Search::is_repetition(const std::vector<std::uint64_t>& path_keys, const Position& pos) const {
+  // pos sits at depth d = path_keys.size() + 1 below the root; path_keys[k] is depth k + 1.
+  const int d = int(path_keys.size()) + 1;
+  const int window = pos.plies_since_irreversible();
+  const std::uint64_t key = pos.key();
+  const int hist = int(history_keys_.size());
+  for (int j = 2; j <= window; j += 2) {
+    std::uint64_t k;
+    if (j < d) {
+      k = path_keys[d - j - 1];
+    } else {
+      const int idx = hist - 1 - (j - d);
+      if (idx < 0) break;
+      k = history_keys_[idx];
+    }
+    if (k == key) return true;
+  }
+  return false;
+}
+
+void Search::make_terminal(Node* node, Proof proof) {
+  node->set_terminal();
+  node->set_proof(proof, 0);
+}
+
+void Search::expand(Node* node, EvalBlock* block, const Position& pos,
+                    std::vector<Node*>* /*path*/) {
+  (void)pos;
+  node->set_block(block);
+  ++expanded_nodes_;
+  if (block->num_edges == 0) {
+    // No legal move: the evaluator's block carries the exact value (mate -1, stalemate 0).
+    make_terminal(node, block->value < 0 ? Proof::kLoss : Proof::kDraw);
+    return;
+  }
+  if (block->mate_edge >= 0) {
+    // The mating child exists from the start, as a terminal loss for the side it leaves to
+    // move; the solver then proves this node won, and selection stops exploring elsewhere.
+    Node* child = new Node(std::uint16_t(block->mate_edge));
+    ++tree_nodes_;
+    make_terminal(child, Proof::kLoss);
+    node->link_child(nullptr, child);
+    if (params_.mcts_solver) node->set_proof(Proof::kWin, 1);
+  }
+}
+
+bool Search::try_prove(Node* node) {
+  if (!node->expanded() || node->proof() != Proof::kNone) return false;
+  int count = 0;
+  bool all_proven = true;
+  bool any_draw = false;
+  int min_win = INT_MAX;
+  int max_loss = 0;
+  for (Node* c = node->first_child(); c; c = c->next_sibling()) {
+    ++count;
+    switch (c->proof()) {
+      case Proof::kLoss:
+        min_win = std::min(min_win, c->proof_plies());
+        break;
+      case Proof::kWin:
+        max_loss = std::max(max_loss, c->proof_plies());
+        break;
+      case Proof::kDraw:
+        any_draw = true;
+        break;
+      case Proof::kNone:
+        all_proven = false;
+        break;
+    }
+  }
+  if (min_win != INT_MAX) {
+    node->set_proof(Proof::kWin, min_win + 1);
+    return true;
+  }
+  if (!all_proven || count < node->num_edges()) return false;
+  if (any_draw)
+    node->set_proof(Proof::kDraw, 0);
+  else
+    node->set_proof(Proof::kLoss, max_loss + 1);
+  return true;
+}
+
+void Search::solve_upward(Node* const* path, int length) {
+  if (!params_.mcts_solver) return;
+  for (int i = length - 2; i >= 0; --i)
+    if (!try_prove(path[i])) break;
+}
+
+void Search::backup(Node* const* path, int length, float value) {
+  float v = -value;  // q of a node is for the player who moved into it
+  for (int i = length - 1; i >= 0; --i) {
+    path[i]->add_visit(v);
+    path[i]->remove_in_flight();
+    v = -v;
+  }
+  ++playouts_;
+  seldepth_ = std::max(seldepth_, length - 1);
+}
+
+void Search::revert(Node* const* path, int length) {
+  for (int i = 0; i < length; ++i) path[i]->remove_in_flight();
+}
+
+int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
+  const EvalBlock* block = node->block();
+  const Edge* edges = block->edges();
+  const int num = block->num_edges;
+  const double vl = params_.virtual_loss;
+  const double n_parent = node->visits();
+  const double sum_children =
+      std::max(0.0, n_parent - 1.0 + vl * (double(node->in_flight()) - 1.0));
+  const double sqrt_n = std::sqrt(sum_children);
+  const double cpuct = formulas::cpuct(n_parent, params_.cpuct_init, params_.cpuct_base);
+  const double u_div = formulas::u_divisor(n_parent, params_.u_min, params_.u_init, params_.u_base);
+  const double c_sqrt = cpuct * sqrt_n;
+
+  double best_score = -1e30;
+  int best = -1;
+  Node* best_child = nullptr;
+  Node* best_prev = nullptr;
+  int next_unvisited = 0;
+  bool unvisited_done = false;
+  Node* prev = nullptr;
+
+  auto consider_unvisited = [&](int idx, Node* after) {
+    const double score = params_.q_init + c_sqrt * edges[idx].get_prior() / u_div;
+    if (score > best_score) {
+      best_score = score;
+      best = idx;
+      best_child = nullptr;
+      best_prev = after;
+    }
+  };
+
+  for (Node* c = node->first_child(); c; prev = c, c = c->next_sibling()) {
+    const int idx = c->edge_index();
+    if (!unvisited_done && next_unvisited < idx) {
+      consider_unvisited(next_unvisited, prev);
+      unvisited_done = true;
+    }
+    next_unvisited = idx + 1;
+    double score;
+    switch (c->proof()) {
+      case Proof::kLoss:  // the move wins: take the fastest
+        score = 1e20 - c->proof_plies();
+        break;
+      case Proof::kWin:  // the move loses by force
+        score = -1e20 + c->proof_plies();
+        break;
+      default: {
+        const double inflight = c->in_flight();
+        const double n_eff = c->visits() + vl * inflight;
+        double q;
+        if (c->proof() == Proof::kDraw)
+          q = 0;
+        else if (n_eff > 0)
+          q = (double(c->q()) * c->visits() - vl * inflight) / n_eff;
+        else
+          q = params_.q_init;
+        score = q + c_sqrt * edges[idx].get_prior() / (u_div + n_eff);
+      }
+    }
+    if (score > best_score) {
+      best_score = score;
+      best = idx;
+      best_child = c;
+      best_prev = nullptr;
+    }
+  }
+  if (!unvisited_done && next_unvisited < num) consider_unvisited(next_unvisited, prev);
+  *out_child = best_child;
+  *out_prev = best_prev;
+  return best;
+}
+
+Search::Pick Search::pick_leaf(Worker& w) {
+  if (root_->proof() != Proof::kNone || !root_->expanded()) return Pick::kStop;
+  w.path.clear();
+  w.path_keys.clear();
+  w.pos = root_pos_;
+  Node* node = root_;
+  node->add_in_flight();
+  w.path.push_back(node);
+  for (;;) {
+    if (node != root_ && node->proof() != Proof::kNone) {
+      solve_upward(w.path.data(), int(w.path.size()));
+      backup(w.path.data(), int(w.path.size()), node->proof_value());
+      return Pick::kDone;
+    }
+    if (!node->expanded()) {
+      if (node->in_flight() > 1) {
+        revert(w.path.data(), int(w.path.size()));
+        return Pick::kCollision;
+      }
+      const std::uint64_t key = eval_key(w.pos, 0);
+      if (params_.transpositions) {
+        if (EvalBlock* cached = cache_.lookup(key)) {
+          expand(node, cached, w.pos, &w.path);
+          const float value = node->proof() != Proof::kNone ? node->proof_value() : cached->value;
+          if (node->proof() != Proof::kNone) solve_upward(w.path.data(), int(w.path.size()));
+          backup(w.path.data(), int(w.path.size()), value);
+          return Pick::kDone;
+        }
+      }
+      const int k = int(w.leaves.size());
+      w.leaves.push_back({int(w.paths.size()), int(w.path.size()), key});
+      w.paths.insert(w.paths.end(), w.path.begin(), w.path.end());
+      if (int(w.inputs.size()) <= k) {
+        w.inputs.resize(k + 1);
+        w.outputs.resize(k + 1);
+        w.blocks.resize(k + 1);
+      }
+      w.inputs[k].position = w.pos;
+      w.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
+      ++pending_;
+      return Pick::kEvaluate;
+    }
+    Node* child;
+    Node* prev;
+    const int idx = select_child(node, &child, &prev);
+    if (idx < 0) {  // cannot happen for an expanded, unproven node; be safe
+      revert(w.path.data(), int(w.path.size()));
+      return Pick::kCollision;
+    }
+    w.pos.do_move(node->block()->edges()[idx].get_move());
+    if (!child) {
+      child = new Node(std::uint16_t(idx));
+      ++tree_nodes_;
+      node->link_child(prev, child);
+      if (is_repetition(w.path_keys, w.pos)) make_terminal(child, Proof::kDraw);
+    }
+    w.path_keys.push_back(w.pos.key());
+    child->add_in_flight();
+    w.path.push_back(child);
+    node = child;
+  }
+}
+
+void Search::integrate(Worker& w, int i) {
+  const Leaf& leaf = w.leaves[i];
+  Node* const* path = w.paths.data() + leaf.path_begin;
+  Node* node = path[leaf.path_length - 1];
+  EvalBlock* block = w.blocks[i];
+  w.blocks[i] = nullptr;
+  --pending_;
+  ++evaluations_;
+  block_bytes_ += block->bytes();
+  if (params_.transpositions) cache_.insert(leaf.key, block);
+  expand(node, block, w.inputs[i].position, nullptr);
+  const bool proven = node->proof() != Proof::kNone;
+  if (proven) solve_upward(path, leaf.path_length);
+  backup(path, leaf.path_length, proven ? node->proof_value() : block->value);
+}
+
+void Search::finish_locked(StopReason reason) {
+  if (reason_ == StopReason::kNone) reason_ = reason;
+  stop_.store(true, std::memory_order_release);
+  finished_.store(true, std::memory_order_release);
+  finished_cv_.notify_all();
+  backup_cv_.notify_all();
+}
+
+void Search::check_limits_locked() {
+  if (root_->proof() != Proof::kNone) {
+    finish_locked(StopReason::kSolved);
+  } else if (limits_.playouts > 0 && playouts_ >= limits_.playouts) {
+    finish_locked(StopReason::kPlayouts);
+  } else if (params_.max_tree_nodes > 0 && tree_nodes_ >= params_.max_tree_nodes) {
+    finish_locked(StopReason::kTreeNodes);
+  } else if (bytes_locked() >= std::size_t(params_.max_memory_mb) << 20) {
+    finish_locked(StopReason::kMemory);
+  }
+}
+
+namespace {
+
+ExpansionOptions expansion_options(const SearchParams& p) {
+  ExpansionOptions o;
+  o.check_enhancement = p.check_enhancement;
+  o.check_threshold = p.check_threshold;
+  o.check_factor = p.check_factor;
+  o.mate_in_one = p.mate_in_one;
+  return o;
+}
+
+// The value of a position without legal moves, for the side to move.
+float terminal_value(const Position& pos) { return pos.in_check() ? -1.0f : 0.0f; }
+
+}  // namespace
+
+void Search::worker_loop(Worker& w) {
+  const int batch = std::max(1, params_.batch_size);
+  const ExpansionOptions exp_opts = expansion_options(params_);
+  while (!stop_.load(std::memory_order_acquire)) {
+    w.leaves.clear();
+    w.paths.clear();
+    int terminals = 0;
+    {
+      std::unique_lock lock(mutex_);
+      int collisions = 0;
+      while (int(w.leaves.size()) < batch && !stop_.load(std::memory_order_relaxed)) {
+        if (limits_.playouts > 0 && playouts_ + pending_ >= limits_.playouts) break;
+        const Pick r = pick_leaf(w);
+        if (r == Pick::kDone) {
+          check_limits_locked();
+          if (++terminals >= 2 * batch) break;
+        } else if (r == Pick::kCollision) {
+          if (++collisions >= batch) break;
+        } else if (r == Pick::kStop) {
+          check_limits_locked();
+          break;
+        }
+      }
+      if (w.leaves.empty()) {
+        if (stop_.load(std::memory_order_relaxed)) break;
+        // Everything selectable is pending in other threads: wait for one of their backups.
+        if (terminals == 0) backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+        continue;
+      }
+    }
+    const int k = int(w.leaves.size());
+    try {
+      evaluator_->evaluate(std::span<const EvalInput>(w.inputs.data(), k),
+                           std::span<Evaluation>(w.outputs.data(), k));
+      for (int i = 0; i < k; ++i) {
+        w.blocks[i] = make_eval_block(w.inputs[i].position, w.outputs[i], exp_opts);
+        if (w.blocks[i]->num_edges == 0) w.blocks[i]->value = terminal_value(w.inputs[i].position);
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex_);
+      for (int i = 0; i < k; ++i) {
+        revert(w.paths.data() + w.leaves[i].path_begin, w.leaves[i].path_length);
+        if (w.blocks[i]) {
+          w.blocks[i]->release();
+          w.blocks[i] = nullptr;
+        }
+      }
+      pending_ -= k;
+      error_ = std::string("evaluator '") + evaluator_->name() + "' failed: " + e.what();
+      finish_locked(StopReason::kError);
+      break;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      for (int i = 0; i < k; ++i) integrate(w, i);
+      check_limits_locked();
+    }
+    backup_cv_.notify_all();
+  }
+}
+
+void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
+  if (root_->expanded()) return;
+  EvalInput input{root_pos_, game_.repetitions()};
+  Evaluation out;
+  const ExpansionOptions exp_opts = expansion_options(params_);
+  lock.unlock();
+  EvalBlock* block = nullptr;
+  std::string error;
+  try {
+    evaluator_->evaluate(std::span<const EvalInput>(&input, 1), std::span<Evaluation>(&out, 1));
+    block = make_eval_block(root_pos_, out, exp_opts);
+    if (block->num_edges == 0) block->value = terminal_value(root_pos_);
+  } catch (const std::exception& e) {
+    error = std::string("evaluator '") + evaluator_->name() + "' failed: " + e.what();
+  }
+  lock.lock();
+  if (!block) {
+    error_ = error;
+    finish_locked(StopReason::kError);
+    return;
+  }
+  ++evaluations_;
+  block_bytes_ += block->bytes();
+  expand(root_, block, root_pos_, nullptr);
+  // The root's visit: its own evaluation.
+  root_->add_visit(-(root_->proof() != Proof::kNone ? root_->proof_value() : block->value));
+  ++playouts_;
+}
+
+void Search::apply_root_noise() {
+  EvalBlock* old = root_->block();
+  const int n = old->num_edges;
+  if (n < 2) return;
+  EvalBlock* b = old->clone();
+  std::gamma_distribution<double> gamma(params_.dirichlet_alpha, 1.0);
+  std::vector<double> eta(n);
+  double sum = 0;
+  for (double& e : eta) sum += (e = gamma(rng_));
+  std::vector<float> priors(n);
+  for (int i = 0; i < n; ++i) {
+    const double noise = sum > 0 ? eta[i] / sum : 1.0 / n;
+    priors[i] = float((1 - params_.dirichlet_epsilon) * old->edges()[i].get_prior() +
+                      params_.dirichlet_epsilon * noise);
+  }
+  // Keep edges sorted by prior: remap edge indices of the existing children.
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return priors[a] > priors[c]; });
+  std::vector<int> new_index(n);
+  for (int i = 0; i < n; ++i) {
+    new_index[order[i]] = i;
+    b->edges()[i].move = old->edges()[order[i]].move;
+    b->edges()[i].prior = float_to_half(priors[order[i]]);
+  }
+  if (old->mate_edge >= 0) b->mate_edge = std::int16_t(new_index[old->mate_edge]);
+  std::vector<Node*> children;
+  for (Node* c = root_->first_child(); c; c = c->next_sibling()) children.push_back(c);
+  for (Node* c : children) c->set_edge_index(std::uint16_t(new_index[c->edge_index()]));
+  std::sort(children.begin(), children.end(),
+            [](Node* a, Node* c) { return a->edge_index() < c->edge_index(); });
+  root_->set_first_child(children.empty() ? nullptr : children[0]);
+  for (std::size_t i = 0; i < children.size(); ++i)
+    children[i]->set_next_sibling(i + 1 < children.size() ? children[i + 1] : nullptr);
+  block_bytes_ -= root_->release_block();
+  block_bytes_ += b->bytes();
+  root_->set_block(b);
+}
+
+void Search::start(const SearchParams& params, const NodeLimits& limits) {
+  join();
+  std::unique_lock lock(mutex_);
+  if (!root_) {
+    root_ = new Node(0);
+    ++tree_nodes_;
+    root_pos_ = game_.position();
+    history_keys_ = game_.keys();
+  }
+  params_ = params;
+  limits_ = limits;
+  playouts_ = 0;
+  evaluations_ = 0;
+  pending_ = 0;
+  seldepth_ = 0;
+  reason_ = StopReason::kNone;
+  error_.clear();
+  stop_.store(false);
+  finished_.store(false);
+  expand_root_locked(lock);
+  if (finished_.load()) return;
+  if (params_.dirichlet_noise && root_->proof() == Proof::kNone) apply_root_noise();
+  check_limits_locked();
+  if (finished_.load()) return;
+  lock.unlock();
+  const int n = std::max(1, params_.threads);
+  worker_state_.clear();
+  for (int i = 0; i < n; ++i) worker_state_.push_back(std::make_unique<Worker>());
+  for (int i = 0; i < n; ++i)
+    workers_.emplace_back([this, w = worker_state_[i].get()] { worker_loop(*w); });
+}
+
+void Search::request_stop() {
+  std::lock_guard lock(mutex_);
+  if (reason_ == StopReason::kNone && !workers_.empty()) reason_ = StopReason::kRequested;
+  stop_.store(true, std::memory_order_release);
+  backup_cv_.notify_all();
+}
+
+void Search::join() {
+  for (auto& t : workers_) t.join();
+  workers_.clear();
+  worker_state_.clear();
+  std::lock_guard lock(mutex_);
+  finished_.store(true, std::memory_order_release);
+}
+
+bool Search::wait_finished_for(int ms) {
+  std::unique_lock lock(mutex_);
+  finished_cv_.wait_for(lock, std::chrono::milliseconds(ms),
+                        [&] { return finished_.load(std::memory_order_acquire); });
+  return finished_.load(std::memory_order_acquire);
+}
+
+void Search::fill_pv(Node* node, int first_edge, std::vector<Move>& pv) const {
+  pv.push_back(node->block()->edges()[first_edge].get_move());
+  Node* cur = node->find_child(std::uint16_t(first_edge));
+  while (cur && cur->expanded() && pv.size() < 128) {
+    Node* best = nullptr;
+    for (Node* c = cur->first_child(); c; c = c->next_sibling()) {
+      if (c->proof() == Proof::kLoss) {  // a winning move for the side to move here
+        if (!best || best->proof() != Proof::kLoss || c->proof_plies() < best->proof_plies())
+          best = c;
+        continue;
+      }
+      if (best && best->proof() == Proof::kLoss) continue;
+      if (!best || c->visits() > best->visits()) best = c;
+    }
+    if (!best || (best->visits() == 0 && best->proof() == Proof::kNone)) break;
+    pv.push_back(cur->block()->edges()[best->edge_index()].get_move());
+    cur = best;
+  }
+}
+
+SearchSnapshot Search::snapshot() const {
+  std::lock_guard lock(mutex_);
+  SearchSnapshot s;
+  s.playouts = playouts_;
+  s.evaluations = evaluations_;
+  s.seldepth = seldepth_;
+  s.tree_nodes = tree_nodes_;
+  s.expanded_nodes = expanded_nodes_;
+  s.tree_bytes = bytes_locked();
+  s.memory_cap_bytes = std::size_t(params_.max_memory_mb) << 20;
+  s.reason = reason_;
+  s.error = error_;
+  if (!root_ || !root_->expanded()) return s;
+  s.root_expanded = true;
+  s.root_visits = root_->visits();
+  s.root_proof = root_->proof();
+  s.root_proof_plies = root_->proof_plies();
+  const EvalBlock* b = root_->block();
+  s.children.resize(b->num_edges);
+  Node* c = root_->first_child();
+  for (int i = 0; i < b->num_edges; ++i) {
+    RootChild& rc = s.children[i];
+    rc.move = b->edges()[i].get_move();
+    rc.prior = b->edges()[i].get_prior();
+    if (c && c->edge_index() == i) {
+      rc.visits = c->visits();
+      rc.q = c->q();
+      rc.proof = c->proof();
+      rc.proof_plies = c->proof_plies();
+      if (rc.proof == Proof::kDraw) rc.q = 0;
+      if (rc.proof == Proof::kLoss) rc.q = 1;
+      if (rc.proof == Proof::kWin) rc.q = -1;
+      // Eq. (6): the Q a few plies down the move's main line, when asked for.
+      if (params_.q_pv_depth > 0 && rc.proof == Proof::kNone) {
+        Node* cur = c;
+        float sign = 1;
+        for (int d = 0; d < params_.q_pv_depth; ++d) {
+          Node* best = nullptr;
+          for (Node* g = cur->first_child(); g; g = g->next_sibling())
+            if (!best || g->visits() > best->visits()) best = g;
+          if (!best || best->visits() == 0) break;
+          cur = best;
+          sign = -sign;
+        }
+        rc.q = sign * cur->q();
+      }
+      c = c->next_sibling();
+    }
+  }
+  MoveChoiceParams mp{params_.q_factor, params_.q_thresh_init, params_.q_thresh_max,
+                      params_.q_thresh_base};
+  s.best = choose_move(s.children, s.root_visits, mp);
+  if (s.best >= 0) fill_pv(root_, s.best, s.pv);
+  return s;
+}
+
+}  // namespace zh

@@ -1,0 +1,150 @@
+#pragma once
+// Monte-Carlo tree search as in the CrazyAra paper: PUCT selection (eqs. 3, 10, 11), Q init
+// -1, virtual loss, several worker threads that each collect a mini-batch of leaves for one
+// shared evaluator, exact terminal values, an MCTS solver, transposition of network
+// evaluations, and tree reuse between moves.
+//
+// Repetitions: a position that already occurred in the game or earlier on the search path is
+// scored as a draw (and is a proven draw for the solver). That is the usual engine practice:
+// whoever can repeat can also keep repeating until lichess declares the draw (threefold is
+// claimable, fivefold automatic), so a repetition is as good as a draw for both sides. The
+// root itself is never terminal by repetition: the game goes on until lichess ends it.
+//
+// Threading: one mutex guards the tree. Workers select and back up under it and release it
+// while the evaluator runs, so with a real network two threads keep it busy; the time limit
+// and info output belong to the caller (engine.cpp), which polls snapshot().
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/game.h"
+#include "engine/nn/evaluator.h"
+#include "engine/search/eval_cache.h"
+#include "engine/search/move_choice.h"
+#include "engine/search/node.h"
+#include "engine/search/params.h"
+
+namespace zh {
+
+// Limits the workers enforce themselves; time is the caller's business.
+struct NodeLimits {
+  std::int64_t playouts = 0;  // playouts in this search (0 = none)
+};
+
+enum class StopReason { kNone, kRequested, kPlayouts, kSolved, kTreeNodes, kMemory, kError };
+const char* to_string(StopReason r);
+
+struct SearchSnapshot {
+  std::vector<RootChild> children;  // every legal root move, edge (prior) order
+  std::vector<Move> pv;             // best move first
+  int best = -1;                    // index into children chosen by eqs. (5)(7) + proofs
+  std::uint32_t root_visits = 0;
+  std::int64_t playouts = 0;     // this search
+  std::int64_t evaluations = 0;  // network positions evaluated in this search
+  int seldepth = 0;
+  std::int64_t tree_nodes = 0;
+  std::int64_t expanded_nodes = 0;
+  std::size_t tree_bytes = 0;
+  std::size_t memory_cap_bytes = 0;
+  Proof root_proof = Proof::kNone;
+  int root_proof_plies = 0;
+  bool root_expanded = false;
+  StopReason reason = StopReason::kNone;
+  std::string error;
+};
+
+class Search {
+ public:
+  explicit Search(std::shared_ptr<Evaluator> evaluator);
+  ~Search();
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  // --- between searches (no search running) ---
+  // Makes `game`'s current position the root, keeping the matching subtree when the new game
+  // extends the old one (and params.reuse_tree). Returns the root visits kept.
+  std::uint32_t set_game(const Game& game, const SearchParams& params);
+  void clear();  // forget the tree and the evaluation cache (new game)
+  void set_evaluator(std::shared_ptr<Evaluator> evaluator);
+
+  // --- one search ---
+  // Expands the root (a blocking evaluation) and starts params.threads workers.
+  void start(const SearchParams& params, const NodeLimits& limits);
+  void request_stop();  // workers finish their current batch and return
+  // Blocks until every worker returned (after request_stop() or a limit).
+  void join();
+  bool running() const { return !workers_.empty(); }
+  // True once the workers stopped on their own (a limit, a proof, an error).
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+  // Waits up to `ms` for finished(); returns finished().
+  bool wait_finished_for(int ms);
+  SearchSnapshot snapshot() const;
+
+  // Seeds noise and move sampling (0 = from std::random_device).
+  void seed(std::uint64_t seed);
+  std::mt19937_64& rng() { return rng_; }
+  const Position& root_position() const { return root_pos_; }
+
+ private:
+  struct Worker;
+  struct Leaf;
+  enum class Pick { kEvaluate, kDone, kCollision, kStop };
+
+  void worker_loop(Worker& w);
+  Pick pick_leaf(Worker& w);
+  int select_child(Node* node, Node** child, Node** prev) const;
+  void backup(Node* const* path, int length, float value);
+  void revert(Node* const* path, int length);
+  void integrate(Worker& w, int leaf_index);
+  void expand(Node* node, EvalBlock* block, const Position& pos, std::vector<Node*>* path);
+  void make_terminal(Node* node, Proof proof);
+  void solve_upward(Node* const* path, int length);
+  bool try_prove(Node* node);
+  bool is_repetition(const std::vector<std::uint64_t>& path_keys, const Position& pos) const;
+  void check_limits_locked();
+  void finish_locked(StopReason reason);
+  void expand_root_locked(std::unique_lock<std::mutex>& lock);
+  void apply_root_noise();
+  void free_subtree(Node* n);
+  std::size_t bytes_locked() const;
+  void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
+
+  std::shared_ptr<Evaluator> evaluator_;
+  mutable std::mutex mutex_;  // guards the tree, the cache and every counter below
+  std::condition_variable backup_cv_;
+  std::condition_variable finished_cv_;
+
+  Node* root_ = nullptr;
+  Position root_pos_;
+  Game game_;
+  bool have_game_ = false;
+  std::vector<std::uint64_t> history_keys_;  // the game's keys through the root
+  EvalCache cache_;
+  SearchParams params_{};
+  NodeLimits limits_{};
+  std::mt19937_64 rng_;
+
+  std::int64_t tree_nodes_ = 0;
+  std::int64_t expanded_nodes_ = 0;
+  std::size_t block_bytes_ = 0;
+  std::int64_t playouts_ = 0;
+  std::int64_t pending_ = 0;
+  std::int64_t evaluations_ = 0;
+  int seldepth_ = 0;
+  StopReason reason_ = StopReason::kNone;
+  std::string error_;
+
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> finished_{false};
+  std::vector<std::thread> workers_;
+  std::vector<std::unique_ptr<Worker>> worker_state_;
+};
+
+}  // namespace zh

@@ -1,0 +1,86 @@
+#pragma once
+// Time management (paper 9.2.4): clock state in, a time budget out, plus the stop rule the
+// search applies while it runs. Pure apart from the seeded jitter generator, so every case
+// is unit-tested with synthetic clocks.
+//
+//  - sudden death: remaining / (expected_game_length - move) + increment_factor * increment;
+//    from late_game_move on, late_game_fraction * remaining (+ the same increment share);
+//  - moves to go: remaining / moves_to_go + increment_factor * increment;
+//  - the move overhead is subtracted; a hard cap keeps safety_floor_ms on the clock;
+//  - against humans only: t += f * t, f ~ U[-jitter, +jitter] (eq. 9), and a minimum think;
+//  - one legal move: answer at once; easy position: stop at half the target; critical
+//    position (best Q fell by critical_q_drop since our last move): extend up to 1.5x.
+
+#include <cstdint>
+#include <random>
+
+#include "engine/options.h"
+
+namespace zh {
+
+struct TimeParams {
+  std::int64_t move_overhead_ms;
+  int expected_game_length;
+  double increment_factor;
+  int late_game_move;
+  double late_game_fraction;
+  std::int64_t safety_floor_ms;
+  std::int64_t min_move_ms;
+  double jitter;
+  double easy_prior;
+  double easy_fraction;
+  double critical_q_drop;
+  double critical_extension;
+
+  static void declare(Options& options);
+  static TimeParams from(const Options& options);
+  static TimeParams defaults();
+};
+
+struct ClockInput {
+  std::int64_t remaining_ms = -1;  // our clock; < 0 when the game is untimed
+  std::int64_t increment_ms = 0;
+  int moves_to_go = 0;           // 0 = sudden death
+  int move_number = 0;           // our moves already played in this game (0 on our first move)
+  std::int64_t movetime_ms = 0;  // a fixed time per move (UCI go movetime); 0 = none
+  int legal_moves = 2;
+  bool human_opponent = false;
+  std::int64_t min_think_ms = 0;  // asked for by the caller against humans
+};
+
+struct TimeBudget {
+  bool timed = false;          // false: only stop/limits end the search
+  std::int64_t target_ms = 0;  // stop here normally
+  std::int64_t max_ms = 0;     // never past here (critical extension, hard cap)
+  std::int64_t min_ms = 0;     // never answer before this (human-facing minimum)
+};
+
+struct SearchProgress {
+  std::int64_t elapsed_ms = 0;
+  bool easy = false;      // top prior > easy_prior and that move is still best by Q
+  bool critical = false;  // best Q dropped by critical_q_drop since our previous move
+};
+
+class TimeManager {
+ public:
+  explicit TimeManager(const TimeParams& params, std::uint64_t seed = 0);
+  void seed(std::uint64_t seed);
+
+  TimeBudget plan(const ClockInput& in);
+  bool should_stop(const TimeBudget& budget, const SearchProgress& progress) const;
+
+  bool is_easy(double top_prior, bool top_prior_move_is_best) const {
+    return top_prior > params_.easy_prior && top_prior_move_is_best;
+  }
+  bool is_critical(double best_q, double previous_best_q) const {
+    return previous_best_q - best_q >= params_.critical_q_drop;
+  }
+  const TimeParams& params() const { return params_; }
+  void set_params(const TimeParams& params) { params_ = params; }
+
+ private:
+  TimeParams params_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace zh

@@ -1,0 +1,122 @@
+#include "engine/search/expansion.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "engine/chess/notation.h"
+
+namespace zh {
+namespace {
+
+Evaluation uniform(const Position& pos, float value = 0.0f) {
+  Evaluation e;
+  e.value = value;
+  const MoveList moves = pos.legal_moves();
+  for (Move m : moves) e.priors.push_back({m, 1.0f / float(moves.size())});
+  return e;
+}
+
+TEST(Expansion, CheckEnhancementEq12HandComputed) {
+  // priors 0.6 (no check), 0.3 (check), 0.05 (check), 0.05 (no check); threshold 0.1.
+  // Only the 0.05 check is raised: + 0.5 * 0.6 = 0.35; sum 1.3; renormalised.
+  std::vector<float> p = {0.6f, 0.3f, 0.05f, 0.05f};
+  enhance_checks(p, {0, 1, 1, 0}, 0.1, 0.5);
+  EXPECT_NEAR(p[0], 0.6 / 1.3, 1e-6);
+  EXPECT_NEAR(p[1], 0.3 / 1.3, 1e-6);
+  EXPECT_NEAR(p[2], 0.35 / 1.3, 1e-6);
+  EXPECT_NEAR(p[3], 0.05 / 1.3, 1e-6);
+  std::vector<float> q = {0.5f, 0.5f};
+  enhance_checks(q, {1, 1}, 0.1, 0.5);  // nothing under the threshold: unchanged
+  EXPECT_FLOAT_EQ(q[0], 0.5f);
+}
+
+// The fast check test must agree with playing the move, on every legal move of every
+// perft position (drops, promotions, castling, en passant, discovered checks).
+TEST(Expansion, CheckDetectorAgreesWithDoMove) {
+  std::ifstream in(std::string(ZH_TEST_DATA_DIR) + "/zh-perft.epd");
+  ASSERT_TRUE(in) << "missing tests/data/zh-perft.epd";
+  int positions = 0, checks = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const Position root = Position::from_fen(line.substr(0, line.find(';')));
+    // The position and every position one move later.
+    std::vector<Position> all{root};
+    for (Move m : root.legal_moves()) {
+      Position next = root;
+      next.do_move(m);
+      all.push_back(next);
+    }
+    for (const Position& pos : all) {
+      ++positions;
+      const CheckDetector detector(pos);
+      for (Move m : pos.legal_moves()) {
+        Position next = pos;
+        next.do_move(m);
+        ASSERT_EQ(detector.gives_check(m), next.in_check()) << pos.fen() << " " << to_uci(m);
+        checks += next.in_check();
+      }
+    }
+  }
+  EXPECT_GT(positions, 1000);
+  EXPECT_GT(checks, 1000);
+}
+
+TEST(Expansion, BlockIsSortedByPriorAndFindsMateInOne) {
+  // Back-rank mate by a rook drop: R@a8..R@e8 all mate.
+  const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1");
+  const Evaluation e = uniform(pos, 0.25f);
+  EvalBlock* b = make_eval_block(pos, e, ExpansionOptions{});
+  ASSERT_EQ(b->num_edges, e.priors.size());
+  EXPECT_FLOAT_EQ(b->value, 0.25f);
+  float sum = 0;
+  for (int i = 0; i < b->num_edges; ++i) {
+    sum += b->edges()[i].get_prior();
+    if (i) {
+      EXPECT_GE(b->edges()[i - 1].get_prior(), b->edges()[i].get_prior());
+    }
+  }
+  EXPECT_NEAR(sum, 1.0f, 2e-3f);
+  ASSERT_GE(b->mate_edge, 0);
+  Position after = pos;
+  after.do_move(b->edges()[b->mate_edge].get_move());
+  EXPECT_TRUE(after.is_checkmate());
+  // Checking moves were raised above the quiet ones.
+  EXPECT_TRUE(CheckDetector(pos).gives_check(b->edges()[0].get_move()));
+  b->release();
+}
+
+TEST(Expansion, NoMateFlagWhenABlockingDropExists) {
+  // Same back rank, but Black holds a knight to drop on f8.
+  const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[Rn] w - - 0 1");
+  EvalBlock* b = make_eval_block(pos, uniform(pos), ExpansionOptions{});
+  EXPECT_EQ(b->mate_edge, -1);
+  b->release();
+}
+
+TEST(Expansion, OptionsOffKeepTheEvaluatorsPriors) {
+  const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1");
+  ExpansionOptions off;
+  off.check_enhancement = false;
+  off.mate_in_one = false;
+  const Evaluation e = uniform(pos);
+  EvalBlock* b = make_eval_block(pos, e, off);
+  EXPECT_EQ(b->mate_edge, -1);
+  for (int i = 0; i < b->num_edges; ++i) {
+    EXPECT_EQ(b->edges()[i].move, e.priors[i].move.raw());  // ties keep the order
+    EXPECT_NEAR(b->edges()[i].get_prior(), e.priors[i].prior, 1e-4);
+  }
+  b->release();
+}
+
+TEST(Expansion, TerminalPositionHasNoEdges) {
+  const Position mated = Position::from_fen("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1");
+  ASSERT_TRUE(mated.is_checkmate());
+  EvalBlock* b = make_eval_block(mated, uniform(mated), ExpansionOptions{});
+  EXPECT_EQ(b->num_edges, 0);
+  b->release();
+}
+
+}  // namespace
+}  // namespace zh

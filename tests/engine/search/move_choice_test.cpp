@@ -1,0 +1,84 @@
+#include "engine/search/move_choice.h"
+
+#include <gtest/gtest.h>
+
+namespace zh {
+namespace {
+
+RootChild child(int visits, float q, float prior = 0.1f) {
+  RootChild c;
+  c.move = Move::normal(Square(visits % 64), Square((visits + 9) % 64));
+  c.visits = std::uint32_t(visits);
+  c.q = q;
+  c.prior = prior;
+  return c;
+}
+
+TEST(MoveChoice, FinalPolicyEq5And7) {
+  // N(s) = 0 -> Qthresh = 0.5 * max N = 50. Child b (40 visits) is under it: Q' = 0.
+  const std::vector<RootChild> c = {child(100, 0.0f), child(40, 0.8f), child(60, 0.2f)};
+  const MoveChoiceParams p;
+  const auto pi = final_policy(c, 0, p);
+  // a: 0.3 * 100/200 + 0.7 * 0.5 = 0.5; b: 0.3 * 0.2 + 0 = 0.06; c: 0.3*0.3 + 0.7*0.6 = 0.51.
+  EXPECT_NEAR(pi[0], 0.50, 1e-9);
+  EXPECT_NEAR(pi[1], 0.06, 1e-9);
+  EXPECT_NEAR(pi[2], 0.51, 1e-6);
+  EXPECT_EQ(choose_move(c, 0, p), 2);  // Q outweighs visits here
+}
+
+TEST(MoveChoice, ThresholdGrowsWithParentVisits) {
+  // With N(s) large the threshold nears 0.9 * max N: 85 of 100 visits no longer counts.
+  const std::vector<RootChild> c = {child(100, 0.0f), child(85, 0.5f)};
+  const MoveChoiceParams p;
+  EXPECT_EQ(choose_move(c, 10, p), 1);      // threshold 0.5 * 100 = 50 < 85
+  EXPECT_EQ(choose_move(c, 100000, p), 0);  // threshold ~90 > 85 -> Q' = 0
+}
+
+TEST(MoveChoice, QFactorZeroIsMostVisited) {
+  const std::vector<RootChild> c = {child(10, 0.9f), child(30, -0.5f)};
+  MoveChoiceParams p;
+  p.q_factor = 0;
+  EXPECT_EQ(choose_move(c, 40, p), 1);
+}
+
+TEST(MoveChoice, ProofsComeFirst) {
+  std::vector<RootChild> c = {child(500, 0.3f), child(2, -0.9f), child(3, 0.0f)};
+  c[1].proof = Proof::kLoss;  // the reply position is lost: this move mates
+  c[1].proof_plies = 2;
+  c[2].proof = Proof::kLoss;
+  c[2].proof_plies = 0;  // mate at once beats mate later
+  EXPECT_EQ(choose_move(c, 506, MoveChoiceParams{}), 2);
+}
+
+TEST(MoveChoice, AvoidsProvenLossesAndDelaysForcedOnes) {
+  std::vector<RootChild> c = {child(500, 0.9f), child(20, 0.1f)};
+  c[0].proof = Proof::kWin;  // opponent wins after this move
+  c[0].proof_plies = 1;
+  EXPECT_EQ(choose_move(c, 521, MoveChoiceParams{}), 1);
+  c[1].proof = Proof::kWin;
+  c[1].proof_plies = 5;
+  EXPECT_EQ(choose_move(c, 521, MoveChoiceParams{}), 1);  // everything loses: the slowest
+}
+
+TEST(MoveChoice, UnvisitedRootFallsBackToPrior) {
+  std::vector<RootChild> c = {child(0, -1, 0.2f), child(0, -1, 0.7f), child(0, -1, 0.1f)};
+  EXPECT_EQ(choose_move(c, 1, MoveChoiceParams{}), 1);
+  EXPECT_EQ(choose_move({}, 1, MoveChoiceParams{}), -1);
+}
+
+TEST(MoveChoice, TemperatureSamplesMostlyTheBestAtLowTemperature) {
+  const std::vector<RootChild> c = {child(100, 0.0f), child(90, 0.0f)};
+  std::mt19937_64 rng(7);
+  int best = 0, other = 0;
+  for (int i = 0; i < 200; ++i)
+    (choose_move(c, 190, MoveChoiceParams{}, 0.07, &rng) == 0 ? best : other)++;
+  // pi = 0.508 vs 0.492; (ratio)^(1/0.07) = 1.57 -> ~61% vs 39%: both get played.
+  EXPECT_GT(best, 80);
+  EXPECT_GT(other, 50);
+  int high = 0;
+  for (int i = 0; i < 200; ++i) high += choose_move(c, 190, MoveChoiceParams{}, 0.001, &rng) == 0;
+  EXPECT_GT(high, 190);
+}
+
+}  // namespace
+}  // namespace zh

@@ -1,0 +1,65 @@
+#pragma once
+// Helpers shared by the search tests: default parameters and a blocking search run.
+
+#include <memory>
+#include <stdexcept>
+
+#include "engine/chess/game.h"
+#include "engine/nn/backends/uniform.h"
+#include "engine/search/search.h"
+
+namespace zh::test {
+
+inline SearchParams default_params(int threads = 1) {
+  Options o;
+  SearchParams::declare(o);
+  SearchParams p = SearchParams::from(o);
+  p.threads = threads;
+  p.seed = 1;
+  return p;
+}
+
+inline SearchSnapshot run_search(Search& s, const Game& g, const SearchParams& p,
+                                 std::int64_t playouts) {
+  s.set_game(g, p);
+  s.start(p, NodeLimits{playouts});
+  while (!s.wait_finished_for(100)) {
+  }
+  s.join();
+  return s.snapshot();
+}
+
+inline Game game_from(const char* fen) { return Game(Position::from_fen(fen)); }
+
+// Counts calls; value fixed; uniform priors.
+class CountingEvaluator : public Evaluator {
+ public:
+  std::string name() const override { return "counting"; }
+  void evaluate(std::span<const EvalInput> in, std::span<Evaluation> out) override {
+    positions += int(in.size());
+    ++batches;
+    inner_.evaluate(in, out);
+  }
+  int positions = 0;
+  int batches = 0;
+
+ private:
+  UniformEvaluator inner_;
+};
+
+// Fails on the call after `good_calls` successful ones.
+class FailingEvaluator : public Evaluator {
+ public:
+  explicit FailingEvaluator(int good_calls) : left_(good_calls) {}
+  std::string name() const override { return "failing"; }
+  void evaluate(std::span<const EvalInput> in, std::span<Evaluation> out) override {
+    if (left_-- <= 0) throw std::runtime_error("device lost");
+    inner_.evaluate(in, out);
+  }
+
+ private:
+  int left_;
+  UniformEvaluator inner_;
+};
+
+}  // namespace zh::test
