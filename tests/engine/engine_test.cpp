@@ -1,0 +1,242 @@
+// The Engine facade: non-blocking go, stop/ponderhit semantics, tree reuse, races.
+#include "engine/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "engine/chess/notation.h"
+
+namespace zh {
+namespace {
+
+using namespace std::chrono_literals;
+
+class Recorder : public SearchListener {
+ public:
+  void on_info(const SearchInfo& info) override {
+    std::lock_guard lock(mutex_);
+    infos.push_back(info);
+  }
+  void on_bestmove(const BestMove& b) override {
+    std::lock_guard lock(mutex_);
+    bests.push_back(b);
+    cv_.notify_all();
+  }
+  void on_message(const std::string& text) override {
+    std::lock_guard lock(mutex_);
+    messages.push_back(text);
+  }
+  bool wait_bestmove(std::chrono::milliseconds timeout, std::size_t count = 1) {
+    std::unique_lock lock(mutex_);
+    return cv_.wait_for(lock, timeout, [&] { return bests.size() >= count; });
+  }
+  std::size_t count() {
+    std::lock_guard lock(mutex_);
+    return bests.size();
+  }
+  std::vector<SearchInfo> infos;
+  std::vector<BestMove> bests;
+  std::vector<std::string> messages;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+};
+
+std::unique_ptr<Engine> make_engine(int threads = 2) {
+  auto e = std::make_unique<Engine>();
+  e->set_option("backend", "uniform");
+  e->set_option("threads", std::to_string(threads));
+  e->set_option("seed", "3");
+  return e;
+}
+
+TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
+  auto engine = make_engine();
+  engine->set_position("", {"e2e4", "e7e5"});
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.nodes = 800;
+  engine->go(limits, rec);
+  engine->wait();
+  ASSERT_EQ(rec->bests.size(), 1u);
+  EXPECT_TRUE(engine->game().position().is_legal(rec->bests[0].move));
+  ASSERT_FALSE(rec->infos.empty());
+  EXPECT_EQ(rec->infos.back().nodes, 800);
+  EXPECT_EQ(rec->infos.back().pv.front(), rec->bests[0].move);
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
+}
+
+TEST(Engine, StopAlwaysYieldsOneBestmove) {
+  auto engine = make_engine();
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.infinite = true;
+  engine->go(limits, rec);
+  std::this_thread::sleep_for(30ms);
+  EXPECT_EQ(rec->count(), 0u);
+  engine->stop();
+  ASSERT_TRUE(rec->wait_bestmove(2000ms));
+  engine->wait();
+  EXPECT_EQ(rec->count(), 1u);
+  EXPECT_FALSE(rec->bests[0].move.is_null());
+  engine->stop();  // stopping nothing is harmless
+}
+
+TEST(Engine, InfiniteWaitsForStopEvenWhenSolved) {
+  auto engine = make_engine();
+  engine->set_position("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1", {});
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.infinite = true;
+  engine->go(limits, rec);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(rec->count(), 0u);  // UCI: no bestmove before stop in infinite mode
+  engine->stop();
+  engine->wait();
+  ASSERT_EQ(rec->count(), 1u);
+  ASSERT_TRUE(rec->infos.back().mate.has_value());
+  EXPECT_EQ(*rec->infos.back().mate, 1);
+}
+
+TEST(Engine, ReportsAndPlaysAForcedMate) {
+  auto engine = make_engine();
+  engine->set_position("5r1k/6pp/8/8/2B5/8/5PPP/6K1[QN] w - - 0 1", {});
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.nodes = 50000;
+  engine->go(limits, rec);
+  engine->wait();
+  ASSERT_EQ(rec->count(), 1u);
+  EXPECT_EQ(to_uci(rec->bests[0].move), "Q@g8");
+  EXPECT_EQ(to_uci(rec->bests[0].ponder), "f8g8");
+  ASSERT_TRUE(rec->infos.back().mate.has_value());
+  EXPECT_EQ(*rec->infos.back().mate, 2);
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kSolved);
+}
+
+TEST(Engine, PonderWaitsForPonderhitThenFollowsTheClock) {
+  auto engine = make_engine();
+  engine->set_position("", {"e2e4"});
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.ponder = true;
+  limits.wtime = 3000;
+  limits.btime = 3000;
+  engine->go(limits, rec);
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(rec->count(), 0u);
+  const auto hit = std::chrono::steady_clock::now();
+  engine->ponderhit();
+  ASSERT_TRUE(rec->wait_bestmove(2000ms));
+  // 3000 / 50 - 300 < 20 ms minimum: the move comes almost at once after ponderhit.
+  EXPECT_LT(std::chrono::steady_clock::now() - hit, 1000ms);
+  engine->wait();
+}
+
+TEST(Engine, StopDuringPonderYieldsBestmove) {
+  auto engine = make_engine();
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.ponder = true;
+  limits.wtime = 60000;
+  limits.btime = 60000;
+  engine->go(limits, rec);
+  std::this_thread::sleep_for(20ms);
+  engine->stop();
+  ASSERT_TRUE(rec->wait_bestmove(2000ms));
+  engine->wait();
+  EXPECT_EQ(rec->count(), 1u);
+}
+
+TEST(Engine, ClockedSearchStaysInsideItsBudget) {
+  auto engine = make_engine();
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.wtime = 10000;  // 10000 / 50 - 300 < 20: the minimum search
+  limits.btime = 10000;
+  const auto start = std::chrono::steady_clock::now();
+  engine->go(limits, rec);
+  engine->wait();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
+  EXPECT_EQ(rec->count(), 1u);
+}
+
+TEST(Engine, SetPositionReusesTheTree) {
+  auto engine = make_engine(1);
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.nodes = 3000;
+  engine->go(limits, rec);
+  engine->wait();
+  const BestMove b = rec->bests.at(0);
+  ASSERT_FALSE(b.ponder.is_null());
+  engine->set_position("", {to_uci(b.move), to_uci(b.ponder)});
+  auto rec2 = std::make_shared<Recorder>();
+  limits.nodes = 100;
+  engine->go(limits, rec2);
+  engine->wait();
+  bool reused = false;
+  for (const auto& m : rec2->messages) reused |= m.rfind("reusing ", 0) == 0;
+  EXPECT_TRUE(reused);
+  EXPECT_GT(engine->last_result().root_visits, 100u);
+}
+
+TEST(Engine, NoLegalMoveGivesNullBestmove) {
+  auto engine = make_engine();
+  engine->set_position("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1", {});
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.nodes = 100;
+  engine->go(limits, rec);
+  engine->wait();
+  ASSERT_EQ(rec->count(), 1u);
+  EXPECT_TRUE(rec->bests[0].move.is_null());
+}
+
+TEST(Engine, BadInputChangesNothing) {
+  auto engine = make_engine();
+  engine->set_position("", {"e2e4"});
+  EXPECT_THROW(engine->set_position("", {"e2e4", "e2e4"}), MoveError);
+  EXPECT_THROW(engine->set_position("not a fen", {}), FenError);
+  EXPECT_EQ(engine->game().moves().size(), 1u);
+  EXPECT_THROW(engine->set_option("threads", "0"), OptionError);
+  EXPECT_THROW(engine->set_option("backend", "nonsense"), OptionError);
+}
+
+TEST(Engine, RacingCallsNeverDeadlockAndEveryGoAnswers) {
+  auto engine = make_engine(2);
+  auto rec = std::make_shared<Recorder>();
+  std::atomic<bool> done{false};
+  std::thread poker([&] {
+    while (!done) {
+      engine->stop();
+      engine->ponderhit();
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  int gos = 0;
+  for (int i = 0; i < 40; ++i) {
+    GoLimits limits;
+    limits.infinite = i % 3 == 0;
+    limits.ponder = i % 3 == 1;
+    limits.nodes = i % 3 == 2 ? 200 : 0;
+    engine->go(limits, rec);
+    ++gos;
+    if (i % 4 == 0) engine->set_position("", {"e2e4"});
+    if (i % 5 == 0) engine->new_game();
+  }
+  engine->stop();
+  engine->wait();
+  done = true;
+  poker.join();
+  EXPECT_EQ(rec->count(), std::size_t(gos));
+}
+
+}  // namespace
+}  // namespace zh

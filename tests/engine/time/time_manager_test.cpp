@@ -1,0 +1,149 @@
+#include "engine/time/time_manager.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace zh {
+namespace {
+
+ClockInput clock_of(std::int64_t remaining, std::int64_t inc, int move) {
+  ClockInput c;
+  c.remaining_ms = remaining;
+  c.increment_ms = inc;
+  c.move_number = move;
+  c.legal_moves = 30;
+  return c;
+}
+
+TEST(TimeManager, Bullet1Plus0) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  // 60000 / 50 = 1200, minus 300 ms overhead.
+  const TimeBudget b = tm.plan(clock_of(60000, 0, 0));
+  EXPECT_TRUE(b.timed);
+  EXPECT_EQ(b.target_ms, 900);
+  EXPECT_EQ(b.max_ms, 1350);  // critical positions may extend by half
+  EXPECT_EQ(b.min_ms, 0);
+  // Move 20 with 30 s left: 30000 / 30 - 300 = 700.
+  EXPECT_EQ(tm.plan(clock_of(30000, 0, 20)).target_ms, 700);
+}
+
+TEST(TimeManager, Blitz3Plus2) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  // 180000 / 50 + 0.7 * 2000 - 300 = 3600 + 1400 - 300.
+  EXPECT_EQ(tm.plan(clock_of(180000, 2000, 0)).target_ms, 4700);
+  // From move 40 on: 5% of the clock: 0.05 * 60000 + 1400 - 300.
+  EXPECT_EQ(tm.plan(clock_of(60000, 2000, 40)).target_ms, 4100);
+  // Before move 40 the game length rule holds: 60000 / (50 - 39) + 1400 - 300 = 6554.
+  EXPECT_EQ(tm.plan(clock_of(60000, 2000, 39)).target_ms, 6554);
+}
+
+TEST(TimeManager, Rapid15Plus10) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  // 900000 / 50 + 7000 - 300.
+  const TimeBudget b = tm.plan(clock_of(900000, 10000, 0));
+  EXPECT_EQ(b.target_ms, 24700);
+  EXPECT_EQ(b.max_ms, 37050);
+}
+
+TEST(TimeManager, MovesToGo) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  ClockInput c = clock_of(120000, 0, 0);
+  c.moves_to_go = 20;
+  EXPECT_EQ(tm.plan(c).target_ms, 120000 / 20 - 300);
+}
+
+TEST(TimeManager, LowClockKeepsTheSafetyFloor) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  for (std::int64_t remaining : {5000, 2000, 1500, 1000, 500, 100, 0}) {
+    for (int move : {0, 30, 60}) {
+      for (std::int64_t inc : {0, 1000, 2000}) {
+        const TimeBudget b = tm.plan(clock_of(remaining, inc, move));
+        // Never plan past the clock less the overhead and the floor (or the minimum search).
+        EXPECT_LE(b.max_ms, std::max<std::int64_t>(20, remaining - 300 - 1000))
+            << remaining << " " << move << " " << inc;
+        EXPECT_GE(b.target_ms, 20);
+        EXPECT_LE(b.target_ms, b.max_ms);
+      }
+    }
+  }
+  // 1.5 s left at move 45: 75 ms of plan - 300 ms overhead -> the 20 ms minimum.
+  EXPECT_EQ(tm.plan(clock_of(1500, 0, 45)).target_ms, 20);
+}
+
+TEST(TimeManager, SingleLegalMoveIsAnsweredAtOnce) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  ClockInput c = clock_of(180000, 2000, 10);
+  c.legal_moves = 1;
+  EXPECT_EQ(tm.plan(c).target_ms, 0);
+  // ...but a human opponent still gets the minimum think time.
+  c.human_opponent = true;
+  c.min_think_ms = 800;
+  const TimeBudget b = tm.plan(c);
+  EXPECT_EQ(b.target_ms, 800);
+  EXPECT_FALSE(tm.should_stop(b, {799, false, false}));
+  EXPECT_TRUE(tm.should_stop(b, {800, false, false}));
+}
+
+TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
+  TimeManager a(TimeParams::defaults(), 7), b(TimeParams::defaults(), 7);
+  ClockInput c = clock_of(180000, 2000, 0);  // base 5000 ms before the overhead
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(a.plan(c).target_ms, 4700);  // bots: no jitter
+  c.human_opponent = true;
+  std::int64_t lo = 1 << 30, hi = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::int64_t t = a.plan(c).target_ms;
+    EXPECT_EQ(t, b.plan(c).target_ms);  // same seed, same sequence
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+  // t = 5000 * (1 + f) - 300, f in [-0.1, 0.1] -> [4200, 5200], and it really varies.
+  EXPECT_GE(lo, 4200);
+  EXPECT_LE(hi, 5200);
+  EXPECT_LT(lo, 4400);
+  EXPECT_GT(hi, 5000);
+}
+
+TEST(TimeManager, EasyStopsAtHalfCriticalExtends) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  const TimeBudget b = tm.plan(clock_of(180000, 2000, 0));  // target 4700, max 7050
+  EXPECT_FALSE(tm.should_stop(b, {2349, true, false}));
+  EXPECT_TRUE(tm.should_stop(b, {2350, true, false}));
+  EXPECT_FALSE(tm.should_stop(b, {4699, false, false}));
+  EXPECT_TRUE(tm.should_stop(b, {4700, false, false}));
+  EXPECT_FALSE(tm.should_stop(b, {7049, false, true}));
+  EXPECT_TRUE(tm.should_stop(b, {7050, false, true}));
+  EXPECT_TRUE(tm.is_easy(0.95, true));
+  EXPECT_FALSE(tm.is_easy(0.95, false));
+  EXPECT_FALSE(tm.is_easy(0.85, true));
+  EXPECT_TRUE(tm.is_critical(0.1, 0.2));
+  EXPECT_FALSE(tm.is_critical(0.15, 0.2));
+}
+
+TEST(TimeManager, MovetimeAndUntimed) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  ClockInput c;
+  c.movetime_ms = 1000;
+  TimeBudget b = tm.plan(c);
+  EXPECT_EQ(b.target_ms, 700);
+  EXPECT_EQ(b.max_ms, 700);
+  c.movetime_ms = 100;
+  EXPECT_EQ(tm.plan(c).target_ms, 20);
+  b = tm.plan(ClockInput{});
+  EXPECT_FALSE(b.timed);
+  EXPECT_FALSE(tm.should_stop(b, {1000000, false, false}));
+}
+
+TEST(TimeManager, OptionsAreDeclaredOnce) {
+  Options o;
+  TimeParams::declare(o);
+  o.set("move_overhead_ms", "50");
+  const TimeParams p = TimeParams::from(o);
+  EXPECT_EQ(p.move_overhead_ms, 50);
+  EXPECT_EQ(p.expected_game_length, 50);
+  EXPECT_DOUBLE_EQ(p.jitter, 0.1);
+  EXPECT_EQ(o.at("move_overhead_ms").uci_name, "Move_Overhead");
+}
+
+}  // namespace
+}  // namespace zh

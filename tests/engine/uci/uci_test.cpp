@@ -1,0 +1,146 @@
+// UCI transcripts: what cutechess-cli and lichess-bot send, and bad input.
+#include "engine/uci/uci.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <thread>
+
+#include "engine/chess/notation.h"
+
+namespace zh {
+namespace {
+
+using namespace std::chrono_literals;
+
+class UciTest : public ::testing::Test {
+ protected:
+  UciTest() : loop_(engine_, out_, "zhbot-test") {
+    engine_.set_option("backend", "uniform");
+    engine_.set_option("seed", "5");
+  }
+  void send(std::initializer_list<const char*> lines) {
+    for (const char* l : lines) ASSERT_TRUE(loop_.handle(l)) << l;
+  }
+  // Output so far; only read once no search runs (engine_.wait()).
+  std::string output() {
+    engine_.wait();
+    return out_.str();
+  }
+  std::vector<std::string> lines_starting(const std::string& prefix) {
+    std::vector<std::string> r;
+    std::istringstream is(output());
+    for (std::string l; std::getline(is, l);)
+      if (l.rfind(prefix, 0) == 0) r.push_back(l);
+    return r;
+  }
+  std::string fen() {
+    send({"d"});
+    const auto l = lines_starting("info string fen ");
+    return l.empty() ? "" : l.back().substr(16);
+  }
+
+  Engine engine_;
+  std::ostringstream out_;
+  UciLoop loop_;
+};
+
+TEST_F(UciTest, HandshakeListsVariantPonderAndEveryOption) {
+  send({"uci"});
+  const std::string out = output();
+  EXPECT_NE(out.find("id name zhbot-test\n"), std::string::npos);
+  EXPECT_NE(out.find("option name UCI_Variant type combo default crazyhouse var crazyhouse\n"),
+            std::string::npos);
+  EXPECT_NE(out.find("option name Ponder type check default false\n"), std::string::npos);
+  EXPECT_NE(out.find("option name Threads type spin default 2 min 1 max 256\n"), std::string::npos);
+  EXPECT_NE(out.find("option name Move_Overhead type spin default 300 min 0 max 60000\n"),
+            std::string::npos);
+  EXPECT_NE(out.find("option name Cpuct_Init type string default 2.5\n"), std::string::npos);
+  EXPECT_NE(out.find("option name Backend type combo default uniform"), std::string::npos);
+  EXPECT_EQ(out.substr(out.size() - 6), "uciok\n");
+  send({"isready"});
+  EXPECT_EQ(output().substr(output().size() - 8), "readyok\n");
+}
+
+TEST_F(UciTest, PositionAndGoLikeCutechess) {
+  send({"setoption name UCI_Variant value crazyhouse", "setoption name Threads value 1",
+        "ucinewgame", "isready", "position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",
+        "go wtime 5000 btime 5000 winc 100 binc 100"});
+  const auto best = lines_starting("bestmove ");
+  ASSERT_EQ(best.size(), 1u);
+  Game g;
+  for (const char* m : {"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"}) g.play_uci(m);
+  std::istringstream is(best[0]);
+  std::string word, move;
+  is >> word >> move;
+  EXPECT_NO_THROW(parse_uci(g.position(), move)) << best[0];
+  EXPECT_FALSE(lines_starting("info depth ").empty());
+  EXPECT_NE(lines_starting("info depth ").back().find(" score cp "), std::string::npos);
+}
+
+TEST_F(UciTest, DropsPocketsAndBothCastlingForms) {
+  send({"position fen r3k2r/8/8/8/8/8/8/R3K2R[Pp] w KQkq - 0 1 moves e1h1 P@e3 P@e6"});
+  const std::string f = fen();
+  EXPECT_NE(f.find("R4RK1"), std::string::npos) << f;             // e1h1 castled the lichess way
+  EXPECT_EQ(f.rfind("r3k2r/8/4P3/8/8/4p3/8/R4RK1", 0), 0u) << f;  // both pawn drops
+  send({"position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1"});
+  EXPECT_NE(fen().find("RNBQ1RK1"), std::string::npos);
+}
+
+TEST_F(UciTest, BadCommandsAreReportedAndChangeNothing) {
+  send({"position startpos moves e2e4"});
+  const std::string before = fen();
+  send({"position fen this-is-no-fen", "position startpos moves e2e4 e2e4", "position sideways",
+        "setoption name Threads value 0", "setoption name UCI_Variant value chess",
+        "setoption name NoSuchOption value 1", "frobnicate", "go nodes lots"});
+  EXPECT_EQ(fen(), before);
+  const std::string out = output();
+  EXPECT_NE(out.find("info string error: option 'threads': value '0' is not allowed; expected an "
+                     "integer in [1, 256]"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("info string variant 'chess' is not supported"), std::string::npos);
+  EXPECT_NE(out.find("unknown option 'NoSuchOption'"), std::string::npos);
+  EXPECT_NE(out.find("info string unknown command 'frobnicate'"), std::string::npos);
+  EXPECT_NE(out.find("'lots' is not a number"), std::string::npos);
+  EXPECT_TRUE(lines_starting("bestmove").empty());  // no search was started
+}
+
+TEST_F(UciTest, StopDuringPonderAndPonderhit) {
+  send({"setoption name Ponder value true", "position startpos moves e2e4 e7e5",
+        "go ponder wtime 60000 btime 60000"});
+  std::this_thread::sleep_for(30ms);
+  send({"stop"});
+  EXPECT_EQ(lines_starting("bestmove ").size(), 1u);
+  send({"position startpos moves e2e4 e7e5 g1f3", "go ponder wtime 2000 btime 2000"});
+  std::this_thread::sleep_for(30ms);
+  send({"ponderhit"});
+  EXPECT_EQ(lines_starting("bestmove ").size(), 2u);
+}
+
+TEST_F(UciTest, InfiniteUntilStopAndPositionDuringSearch) {
+  send({"position startpos", "go infinite"});
+  std::this_thread::sleep_for(20ms);
+  send({"stop"});
+  EXPECT_EQ(lines_starting("bestmove ").size(), 1u);
+  // A GUI that sends a new position while searching still gets its bestmove.
+  send({"go infinite", "position startpos moves d2d4", "go nodes 100"});
+  EXPECT_EQ(lines_starting("bestmove ").size(), 3u);
+  EXPECT_FALSE(loop_.handle("quit"));
+}
+
+TEST_F(UciTest, ForcedMateIsReportedAsMate) {
+  send({"position fen 5r1k/6pp/8/8/2B5/8/5PPP/6K1[QN] w - - 0 1", "go nodes 50000"});
+  const auto info = lines_starting("info depth ");
+  ASSERT_FALSE(info.empty());
+  EXPECT_NE(info.back().find("score mate 2"), std::string::npos) << info.back();
+  EXPECT_EQ(lines_starting("bestmove ").at(0), "bestmove Q@g8 ponder f8g8");
+}
+
+TEST_F(UciTest, NoLegalMoveAnswersNullMove) {
+  send({"position fen R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1", "go movetime 100"});
+  EXPECT_EQ(lines_starting("bestmove ").at(0), "bestmove 0000");
+}
+
+}  // namespace
+}  // namespace zh
