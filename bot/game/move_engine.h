@@ -1,0 +1,49 @@
+#pragma once
+// What a game session needs from an engine. The production implementation drives zh::Engine
+// (engine_adapter.h); tests use a scripted one. Keeping the session on this narrow interface
+// lets its lichess behaviour be tested without a search.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zh::bot {
+
+struct ThinkLimits {
+  std::optional<std::int64_t> wtime_ms, btime_ms;  // absent: untimed
+  std::int64_t winc_ms = 0, binc_ms = 0;
+  bool human_opponent = false;  // time jitter and the minimum think time apply
+  std::int64_t min_think_ms = 0;
+};
+
+struct ThinkResult {
+  std::string uci;  // lichess form (king-to-rook castling); empty: no move (error)
+  float value = 0;  // for the side that moved, in [-1, 1]
+  int cp = 0;       // same, centipawns
+  std::optional<int> mate;  // moves to mate for the side that moved (negative: getting mated)
+  std::int64_t nodes = 0;
+  std::int64_t nps = 0;
+  std::int64_t time_ms = 0;  // search time
+  std::string best_san;      // for !eval
+  std::string error;
+};
+
+class MoveEngine {
+ public:
+  virtual ~MoveEngine() = default;
+  // A new game; `sample_opening` asks for the opening temperature (human opponents).
+  virtual void new_game(bool sample_opening) = 0;
+  // Searches the position after `moves` (UCI, from `initial_fen`, "startpos" or a FEN) and
+  // calls `done` exactly once, on any thread.
+  virtual void think(const std::string& initial_fen, const std::vector<std::string>& moves,
+                     const ThinkLimits& limits, std::function<void(const ThinkResult&)> done) = 0;
+  // Thinks on the opponent's time after our move; ends at the next think() or stop().
+  virtual void ponder(const std::string& initial_fen, const std::vector<std::string>& moves) = 0;
+  virtual void stop() = 0;
+  virtual bool pondering() const = 0;
+  virtual std::string description() const = 0;
+};
+
+}  // namespace zh::bot
