@@ -41,6 +41,7 @@ struct NnbenchOptions {
   int max_wait_us = InferenceServiceConfig{}.max_wait_us;
 };
 
+#if ZH_HAVE_TORCH
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
@@ -146,7 +147,6 @@ double service_rate(InferenceService& service, const std::vector<EvalInput>& poo
   return static_cast<double>(after - before) / elapsed;
 }
 
-#if ZH_HAVE_TORCH
 int run_nnbench(const NnbenchOptions& o) {
   const std::vector<int> batches = parse_batches(o.batches);
   EvaluatorConfig config;
