@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   zh::cli::add_bench_command(app);
   zh::cli::add_check_config_command(app);
   zh::cli::add_upgrade_account_command(app);
+  zh::cli::add_run_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -14,5 +14,6 @@ void add_analyse_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_check_config_command(CLI::App& app);
 void add_upgrade_account_command(CLI::App& app);
+void add_run_command(CLI::App& app);
 
 }  // namespace zh::cli

@@ -1,10 +1,14 @@
 #include "bot/config/load_config.h"
 
 #include "bot/config/config_file.h"
+#include "engine/engine.h"
 
 namespace zh::bot {
 
-void declare_all_options(Options& options) { BotConfig::declare(options); }
+void declare_all_options(Options& options) {
+  BotConfig::declare(options);
+  Engine::declare_options(options);  // search, time, evaluator: one file configures both
+}
 
 LoadedConfig load_config(const std::optional<std::string>& path) {
   LoadedConfig c;

@@ -25,7 +25,8 @@ struct ThinkResult {
   std::optional<int> mate;  // moves to mate for the side that moved (negative: getting mated)
   std::int64_t nodes = 0;
   std::int64_t nps = 0;
-  std::int64_t time_ms = 0;  // search time
+  std::int64_t time_ms = 0;    // search time
+  std::int64_t search_us = 0;  // the same, finer (0: unknown); for the overhead measurement
   std::string best_san;      // for !eval
   std::string error;
 };

@@ -74,16 +74,17 @@ void SessionCore::on_full(const GameFull& full, TimePoint received) {
                full.speed);
     engine_.new_game(!opponent_is_bot_ && config_.human_opening_temperature);
   }
+  on_state(full.state, received);
   // A fresh game gets the greetings; a resumed one (after a restart) does not repeat them.
+  // They go out after the first search has started, so they never delay a move.
   const bool fresh = full.state.move_list().size() < 2;
-  if (first && fresh && !greeted_) {
+  if (first && fresh && !greeted_ && !finished_) {
     greeted_ = true;
     say(ChatRoom::kPlayer, fill_template(config_.chat.greeting, env_.my_name, opponent_name_),
         false);
     say(ChatRoom::kSpectator,
         fill_template(config_.chat.greeting_spectators, env_.my_name, opponent_name_), false);
   }
-  on_state(full.state, received);
 }
 
 bool SessionCore::rebuild(const std::string& moves_text) {
@@ -248,7 +249,8 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
     retry_.reset();
     ++moves_sent_;
     // Our overhead: opponent's move line in, our POST out, minus the search itself.
-    const double overhead = ms_between(line_received_, send) - double(r.time_ms);
+    const double search_ms = r.search_us > 0 ? r.search_us / 1000.0 : double(r.time_ms);
+    const double overhead = ms_between(line_received_, send) - search_ms;
     rtt_ms_ = rtt_ms_ == 0 ? double(res.elapsed.count())
                            : 0.8 * rtt_ms_ + 0.2 * double(res.elapsed.count());
     if (env_.metrics) {
@@ -266,8 +268,8 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
                       (our_color_ == kWhite ? state_.winc_ms : state_.binc_ms);
     if (int(notes_.size()) <= ply) notes_.resize(ply + 1);
     notes_[ply] = note;
-    log_->info("played {} (value {:+.3f}, {} nodes, {} ms, POST {} ms)", uci, r.value, r.nodes,
-               r.time_ms, res.elapsed.count());
+    log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
+               uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead), res.elapsed.count());
     maybe_ponder(uci);
     return;
   }

@@ -1,0 +1,146 @@
+// `zhbot run`: the lichess bot daemon.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <pthread.h>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+#include "bot/cli/commands.h"
+#include "bot/config/load_config.h"
+#include "bot/config/token.h"
+#include "bot/daemon/daemon.h"
+#include "bot/game/engine_adapter.h"
+#include "bot/logging/log_setup.h"
+#include "engine/engine.h"
+#include "engine/evaluator_options.h"
+#include "engine/nn/inference_service.h"
+
+namespace zh::cli {
+
+namespace {
+
+// One network for every game: the backend behind a thread-safe batching service. A model that
+// cannot be loaded falls back to the material evaluator, loudly, rather than not playing.
+std::shared_ptr<InferenceService> build_evaluator(const Options& options) {
+  EvaluatorConfig config = evaluator_config(options);
+  std::unique_ptr<Evaluator> backend;
+  try {
+    backend = make_evaluator(config);
+  } catch (const std::exception& e) {
+    spdlog::error("**************************************************************************");
+    spdlog::error("evaluator '{}' could not be loaded: {}", config.backend, e.what());
+    spdlog::error("FALLING BACK TO THE MATERIAL EVALUATOR: the bot will play far weaker");
+    spdlog::error("**************************************************************************");
+    config.backend = "material";
+    backend = make_evaluator(config);
+  }
+  if (config.backend != "torch")
+    spdlog::warn("playing with the '{}' evaluator, not a neural network (set evaluator.backend: "
+                 "torch and evaluator.model)",
+                 config.backend);
+  InferenceServiceConfig service;
+  service.max_batch = int(options.get_int("max_batch"));
+  service.max_wait_us = int(options.get_int("max_wait_us"));
+  return std::make_shared<InferenceService>(std::move(backend), service);
+}
+
+// SIGINT/SIGTERM are blocked in every thread and read here: the first drains, the second
+// leaves at once; a third (or a drain that hangs) ends the process.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(bot::Daemon& daemon) : daemon_(daemon) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~SignalWatcher() {
+    done_ = true;
+    thread_.join();
+  }
+
+  static void block_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  }
+
+ private:
+  void loop() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int count = 0;
+    while (!done_) {
+      timespec timeout{0, 200'000'000};
+      const int sig = sigtimedwait(&set, nullptr, &timeout);
+      if (sig < 0) continue;
+      ++count;
+      if (count == 1) {
+        daemon_.request_shutdown();
+      } else if (count == 2) {
+        spdlog::warn("second signal: leaving now");
+        daemon_.request_immediate_exit();
+      } else {
+        _exit(0);
+      }
+    }
+  }
+
+  bot::Daemon& daemon_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "run", "play on lichess as a BOT (token from LICHESS_BOT_TOKEN or lichess.token_file)");
+  auto path = std::make_shared<std::string>();
+  auto log_format = std::make_shared<std::string>();
+  cmd->add_option("--config,-c", *path, "YAML config file (see config/zhbot.yaml)");
+  cmd->add_option("--log-format", *log_format, "text or json (default: operations.log_format)")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([path, log_format] {
+    const bot::LoadedConfig config =
+        bot::load_config(path->empty() ? std::nullopt : std::optional<std::string>(*path));
+    bot::setup_logging(bot::parse_log_format(log_format->empty() ? config.bot.log_format
+                                                                 : *log_format),
+                       config.bot.log_level);
+    const bot::LoadedToken token =
+        bot::load_token(std::getenv("LICHESS_BOT_TOKEN"), config.bot.token_file);
+    for (const auto& w : token.warnings) spdlog::warn("{}", w);
+    spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
+
+    SignalWatcher::block_signals();  // before any thread starts, so all inherit the mask
+    const auto evaluator = build_evaluator(config.options);
+    Options engine_options;
+    Engine::declare_options(engine_options);
+    const Options& all = config.options;
+    auto make_engine = [evaluator, engine_options, &all]() -> std::unique_ptr<bot::MoveEngine> {
+      auto engine = std::make_unique<Engine>(
+          [evaluator](const Options&) -> std::shared_ptr<Evaluator> { return evaluator; });
+      for (const auto& o : engine_options.all())
+        engine->set_option(o.name, all.at(o.name).format(all.at(o.name).value));
+      return std::make_unique<bot::EngineAdapter>(std::move(engine));
+    };
+
+    bot::Daemon daemon(config.bot, token.token, make_engine);
+    daemon.set_batch_fill_source([evaluator] { return evaluator->stats().mean_fill_ratio; });
+    int rc = 0;
+    {
+      SignalWatcher signals(daemon);
+      rc = daemon.run();
+    }
+    spdlog::default_logger()->flush();
+    if (rc != 0) throw std::runtime_error("zhbot run stopped; the log above says why");
+  });
+}
+
+}  // namespace zh::cli

@@ -1,0 +1,126 @@
+#include "bot/game/engine_adapter.h"
+
+#include <chrono>
+
+#include "engine/chess/notation.h"
+
+namespace zh::bot {
+
+namespace {
+
+std::string fen_for_engine(const std::string& initial_fen) {
+  return initial_fen == "startpos" ? std::string() : initial_fen;
+}
+
+// Collects the last info line and turns the bestmove into a ThinkResult.
+class ThinkListener final : public SearchListener {
+ public:
+  ThinkListener(Position root, std::function<void(const ThinkResult&)> done)
+      : root_(std::move(root)), done_(std::move(done)), start_(std::chrono::steady_clock::now()) {}
+
+  void on_info(const SearchInfo& info) override { info_ = info; }
+
+  void on_bestmove(const BestMove& best) override {
+    ThinkResult r;
+    if (best.move.is_null()) {
+      r.error = best.error.empty() ? "no legal move" : best.error;
+    } else {
+      r.uci = to_uci(best.move, CastlingNotation::kKingToRook);
+      try {
+        r.best_san = to_san(root_, best.move);
+      } catch (const std::exception&) {
+        r.best_san = r.uci;
+      }
+    }
+    r.value = info_.q;
+    r.cp = info_.cp;
+    r.mate = info_.mate;
+    r.nodes = info_.nodes;
+    r.nps = info_.nps;
+    // Wall time from go() to bestmove: what the session subtracts to find its own overhead.
+    r.search_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - start_)
+                      .count();
+    r.time_ms = r.search_us / 1000;
+    done_(r);
+  }
+
+ private:
+  Position root_;
+  std::function<void(const ThinkResult&)> done_;
+  std::chrono::steady_clock::time_point start_;
+  SearchInfo info_;
+};
+
+class PonderListener final : public SearchListener {
+ public:
+  explicit PonderListener(std::atomic<bool>& flag) : flag_(flag) {}
+  void on_info(const SearchInfo&) override {}
+  void on_bestmove(const BestMove&) override { flag_ = false; }
+
+ private:
+  std::atomic<bool>& flag_;
+};
+
+}  // namespace
+
+EngineAdapter::EngineAdapter(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
+
+EngineAdapter::~EngineAdapter() {
+  engine_->stop();
+  engine_->wait();
+}
+
+void EngineAdapter::new_game(bool sample_opening) {
+  engine_->new_game();
+  engine_->set_option("temperature_moves", sample_opening ? std::to_string(kOpeningSampledMoves)
+                                                          : std::string("0"));
+}
+
+void EngineAdapter::think(const std::string& initial_fen, const std::vector<std::string>& moves,
+                          const ThinkLimits& limits, std::function<void(const ThinkResult&)> done) {
+  pondering_ = false;
+  try {
+    // Keeps the subtree of the moves played since the last search (ponder or think).
+    engine_->set_position(fen_for_engine(initial_fen), moves);
+  } catch (const std::exception& e) {
+    ThinkResult r;
+    r.error = std::string("position rejected: ") + e.what();
+    done(r);
+    return;
+  }
+  GoLimits go;
+  if (limits.wtime_ms || limits.btime_ms) {
+    go.wtime = limits.wtime_ms;
+    go.btime = limits.btime_ms;
+    go.winc = limits.winc_ms;
+    go.binc = limits.binc_ms;
+  } else {
+    go.movetime = kUntimedMoveMs;
+  }
+  go.human_opponent = limits.human_opponent;
+  go.min_think_ms = limits.min_think_ms;
+  engine_->go(go, std::make_shared<ThinkListener>(engine_->game().position(), std::move(done)));
+}
+
+void EngineAdapter::ponder(const std::string& initial_fen, const std::vector<std::string>& moves) {
+  try {
+    engine_->set_position(fen_for_engine(initial_fen), moves);
+  } catch (const std::exception&) {
+    return;  // nothing to ponder on; the next think() reports the problem
+  }
+  pondering_ = true;
+  engine_->ponder(std::make_shared<PonderListener>(pondering_));
+}
+
+void EngineAdapter::stop() {
+  engine_->stop();
+}
+
+std::string EngineAdapter::description() const {
+  const Options o = engine_->options();
+  std::string backend = o.contains("backend") ? o.get_string("backend") : "?";
+  return "zhbot " ZH_VERSION " (MCTS, " + backend + " evaluator)";
+}
+
+}  // namespace zh::bot

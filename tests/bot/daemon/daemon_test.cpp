@@ -1,0 +1,136 @@
+#include "bot/daemon/daemon.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "bot/config/load_config.h"
+#include "bot/lichess/redact.h"
+#include "bot/logging/log_setup.h"
+#include "tests/bot/game/fake_engine.h"
+#include "tests/bot/support/test_server.h"
+
+namespace zh::bot {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kToken = "lip_DaemonTestSecret0123456789";
+
+const char* kCrazyhouseChallenge =
+    R"({"type":"challenge","challenge":{"id":"zhChal01","url":"x","status":"created","challenger":{"id":"alice","name":"Alice","rating":1700},"destUser":{"id":"zhbot","name":"ZhBot","title":"BOT"},"variant":{"key":"crazyhouse"},"rated":false,"speed":"blitz","timeControl":{"type":"clock","limit":180,"increment":2},"color":"random"},"compat":{"bot":true,"board":false}})";
+const char* kStandardChallenge =
+    R"({"type":"challenge","challenge":{"id":"stChal02","url":"x","status":"created","challenger":{"id":"bob","name":"Bob","rating":1700},"destUser":{"id":"zhbot","name":"ZhBot","title":"BOT"},"variant":{"key":"standard"},"rated":false,"speed":"blitz","timeControl":{"type":"clock","limit":180,"increment":2},"color":"random"},"compat":{"bot":true,"board":false}})";
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    register_secret(kToken);
+    setup_logging(LogFormat::kText, "debug", [this](std::string_view line) {
+      std::lock_guard lock(mutex_);
+      log_.emplace_back(line);
+    });
+    config_ = load_config(std::nullopt).bot;
+    config_.shutdown_grace_s = 1;
+  }
+  void TearDown() override {
+    std::lock_guard lock(mutex_);
+    for (const auto& line : log_) EXPECT_EQ(line.find(kToken), std::string::npos) << line;
+    spdlog::set_default_logger(previous_);
+  }
+
+  void account(const std::string& body, int status = 200) {
+    server_.server().Get("/api/account", [this, body, status](const httplib::Request& req, httplib::Response& res) {
+      auth_ok_ = req.get_header_value("Authorization") == std::string("Bearer ") + kToken;
+      res.status = status;
+      res.set_content(body, "application/json");
+    });
+    server_.server().Get("/api/account/playing", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"nowPlaying":[]})", "application/json");
+    });
+  }
+
+  int run_daemon(const std::function<void(Daemon&)>& while_running = {}) {
+    server_.start();
+    config_.base_url = server_.base_url();
+    Daemon daemon(config_, kToken, [] { return std::make_unique<test::FakeEngine>(); });
+    int rc = -1;
+    std::thread runner([&] { rc = daemon.run(); });
+    if (while_running) while_running(daemon);
+    runner.join();
+    return rc;
+  }
+
+  bool logged(const std::string& text) {
+    std::lock_guard lock(mutex_);
+    for (const auto& line : log_)
+      if (line.find(text) != std::string::npos) return true;
+    return false;
+  }
+
+  BotConfig config_;
+  test::TestServer server_;
+  std::shared_ptr<spdlog::logger> previous_ = spdlog::default_logger();
+  std::mutex mutex_;
+  std::vector<std::string> log_;
+  std::atomic<bool> auth_ok_{false};
+  std::atomic<int> event_opens_{0};
+};
+
+TEST_F(DaemonTest, RefusesAnAccountThatIsNotABot) {
+  account(R"({"id":"zhbot","username":"ZhBot"})");
+  server_.server().Get("/api/stream/event",
+                       [this](const httplib::Request&, httplib::Response&) { ++event_opens_; });
+  EXPECT_EQ(run_daemon(), 1);
+  EXPECT_TRUE(auth_ok_);
+  EXPECT_EQ(event_opens_.load(), 0);
+  EXPECT_TRUE(logged("zhbot upgrade-account"));
+}
+
+TEST_F(DaemonTest, ExplainsARejectedToken) {
+  account(R"({"error":"No such token"})", 401);
+  EXPECT_EQ(run_daemon(), 1);
+  EXPECT_TRUE(logged("bot:play"));
+}
+
+TEST_F(DaemonTest, AnswersChallengesOnceEachAndDrainsOnShutdown) {
+  account(R"({"id":"zhbot","username":"ZhBot","title":"BOT"})");
+  std::mutex m;
+  std::vector<std::string> answers;
+  server_.server().Get("/api/stream/event", [&](const httplib::Request&, httplib::Response& res) {
+    ++event_opens_;
+    // The same challenges twice, as a reconnect replays them, plus garbage and an unknown type.
+    const std::string body = std::string(kStandardChallenge) + "\n\nnot json\n" +
+                             R"({"type":"somethingNew"})" + "\n" + kStandardChallenge + "\n" +
+                             kCrazyhouseChallenge + "\n";
+    res.set_content(body, "application/x-ndjson");
+  });
+  server_.server().Post(R"(/api/challenge/(\w+)/(accept|decline))",
+                        [&](const httplib::Request& req, httplib::Response& res) {
+                          std::lock_guard lock(m);
+                          answers.push_back(std::string(req.matches[1]) + " " +
+                                            std::string(req.matches[2]) + " " +
+                                            req.get_param_value("reason"));
+                          res.set_content(R"({"ok":true})", "application/json");
+                        });
+  const int rc = run_daemon([&](Daemon& daemon) {
+    for (int i = 0; i < 300; ++i) {
+      {
+        std::lock_guard lock(m);
+        if (answers.size() >= 2 && event_opens_ >= 2) break;
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    daemon.request_shutdown();
+  });
+  EXPECT_EQ(rc, 0);
+  std::lock_guard lock(m);
+  EXPECT_EQ(answers, (std::vector<std::string>{"stChal02 decline variant", "zhChal01 accept "}));
+  EXPECT_TRUE(logged("skipping event line"));
+}
+
+}  // namespace
+}  // namespace zh::bot
