@@ -4,6 +4,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/evaluator_options.h"
+#include "engine/nn/inference_service.h"
 #include "engine/search/formulas.h"
 #include "engine/search/params.h"
 
@@ -17,8 +18,18 @@ std::int64_t ms_since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
 }
 
+// The network backend behind an InferenceService, so every search thread's mini-batches meet
+// in one batch stream. The weightless backends are cheap and thread-safe: they are called
+// directly (no hand-over to the service's worker thread).
 std::shared_ptr<Evaluator> default_factory(const Options& options) {
-  return std::shared_ptr<Evaluator>(make_evaluator(evaluator_config(options)));
+  std::unique_ptr<Evaluator> backend = make_evaluator(evaluator_config(options));
+  const std::string name = backend->name();
+  if (name == "uniform" || name == "material")
+    return std::shared_ptr<Evaluator>(std::move(backend));
+  InferenceServiceConfig service;
+  service.max_batch = int(options.get_int("max_batch"));
+  service.max_wait_us = int(options.get_int("max_wait_us"));
+  return std::make_shared<InferenceService>(std::move(backend), service);
 }
 
 constexpr int kInfoIntervalMs = 1000;
