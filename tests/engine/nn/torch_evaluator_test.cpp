@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <map>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/nn/encoder.h"
+#include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
 #include "nn_test_util.h"
 
@@ -167,6 +169,25 @@ TEST(TorchEvaluatorTest, RawForwardRuns) {
   forward();
   forward();
   EXPECT_THROW(e.make_raw_forward(planes, 0), std::runtime_error);
+}
+
+// The way the engine uses it: one model behind an InferenceService, producers submitting
+// single positions; results still match Python.
+TEST(TorchEvaluatorTest, BehindInferenceServiceMatchesPython) {
+  InferenceService service(make_evaluator(torch_config("tiny.pt")),
+                           {.max_batch = 8, .max_wait_us = 500});
+  const auto refs = references();
+  std::vector<std::thread> producers;
+  std::vector<std::vector<Evaluation>> got(3, std::vector<Evaluation>(refs.size()));
+  for (int t = 0; t < 3; ++t)
+    producers.emplace_back([&, t] {
+      std::vector<std::future<Evaluation>> pending;
+      for (const auto& r : refs) pending.push_back(service.submit(r.input));
+      for (std::size_t i = 0; i < refs.size(); ++i) got[t][i] = pending[i].get();
+    });
+  for (auto& p : producers) p.join();
+  for (int t = 0; t < 3; ++t)
+    for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], got[t][i], "1.0", 1e-4);
 }
 
 // --- bad model files and options: a clear error, never a crash -------------------------
