@@ -78,8 +78,12 @@ void run_analyse(const AnalyseArgs& a) {
   std::printf("nodes      %lld in %lld ms (%lld nodes/s), %lld network evaluations\n",
               (long long)info.nodes, (long long)info.time_ms, (long long)info.nps,
               (long long)info.evaluations);
-  std::printf("tree       %lld nodes, %.1f MiB, stop: %s\n", (long long)s.tree_nodes,
-              double(s.tree_bytes) / (1 << 20), to_string(s.reason));
+  std::printf(
+      "tree       %lld nodes (%lld expanded), %.1f MiB = %.0f bytes per expanded node, "
+      "stop: %s\n",
+      (long long)s.tree_nodes, (long long)s.expanded_nodes, double(s.tree_bytes) / (1 << 20),
+      s.expanded_nodes ? double(s.tree_bytes) / double(s.expanded_nodes) : 0.0,
+      to_string(s.reason));
   std::vector<int> order(s.children.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = int(i);
   std::stable_sort(order.begin(), order.end(),

@@ -55,7 +55,7 @@ std::uint64_t fnv(std::uint64_t h, std::uint64_t v) {
 }
 
 struct BenchArgs {
-  std::int64_t nodes = 4000;
+  std::int64_t nodes = 10000;
   std::vector<std::string> options;
   bool quiet = false;
 };

@@ -90,12 +90,16 @@ EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
   block->value = std::clamp(eval.value, -1.0f, 1.0f);
   if (n == 0) return block;
 
-  std::vector<float> priors(n);
+  // Scratch buffers reused by each search thread: expansion runs once per network evaluation.
+  thread_local std::vector<float> priors;
+  thread_local std::vector<std::uint8_t> is_check;
+  thread_local std::vector<std::pair<float, int>> order;
+  priors.resize(n);
   for (int i = 0; i < n; ++i) priors[i] = eval.priors[i].prior;
   int mate = -1;
   if (options.check_enhancement || options.mate_in_one) {
     const CheckDetector detector(pos);
-    std::vector<std::uint8_t> is_check(n);
+    is_check.assign(n, 0);
     for (int i = 0; i < n; ++i) {
       const Move m = eval.priors[i].move;
       is_check[i] = detector.gives_check(m);
@@ -110,7 +114,7 @@ EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
   }
 
   // Highest prior first; ties keep the evaluator's order so the search is deterministic.
-  std::vector<std::pair<float, int>> order(n);
+  order.resize(n);
   for (int i = 0; i < n; ++i) order[i] = {priors[i], i};
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);

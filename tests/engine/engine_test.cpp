@@ -187,6 +187,23 @@ TEST(Engine, SetPositionReusesTheTree) {
   EXPECT_GT(engine->last_result().root_visits, 100u);
 }
 
+TEST(Engine, OneThreadWithASeedIsDeterministic) {
+  // What `zhbot bench` relies on for its node count and signature.
+  std::vector<std::uint32_t> visits[2];
+  for (auto& v : visits) {
+    auto engine = make_engine(1);
+    engine->set_position("r2q1rk1/ppp2pp1/1bnp3p/3B4/3PP1b1/4PN2/PP4PP/R2Q1RK1[BNPnp] b - - 0 13",
+                         {});
+    GoLimits limits;
+    limits.nodes = 3000;
+    engine->go(limits, std::make_shared<Recorder>());
+    engine->wait();
+    for (const auto& c : engine->last_result().children) v.push_back(c.visits);
+  }
+  EXPECT_EQ(visits[0], visits[1]);
+  EXPECT_GT(visits[0].size(), 50u);
+}
+
 TEST(Engine, NoLegalMoveGivesNullBestmove) {
   auto engine = make_engine();
   engine->set_position("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1", {});
