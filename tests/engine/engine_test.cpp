@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "engine/chess/notation.h"
@@ -202,6 +203,28 @@ TEST(Engine, OneThreadWithASeedIsDeterministic) {
   }
   EXPECT_EQ(visits[0], visits[1]);
   EXPECT_GT(visits[0].size(), 50u);
+}
+
+TEST(Engine, OpeningTemperatureSamplesOnlyWhenAskedFor) {
+  for (int moves : {0, 4}) {
+    auto engine = make_engine(1);
+    engine->set_option("temperature_moves", std::to_string(moves));
+    engine->set_option("temperature", "5");
+    std::set<std::uint16_t> played;
+    for (int i = 0; i < 8; ++i) {
+      engine->new_game();
+      auto rec = std::make_shared<Recorder>();
+      GoLimits limits;
+      limits.nodes = 400;
+      engine->go(limits, rec);
+      engine->wait();
+      played.insert(rec->bests.at(0).move.raw());
+    }
+    if (moves == 0)
+      EXPECT_EQ(played.size(), 1u);
+    else
+      EXPECT_GT(played.size(), 1u);
+  }
 }
 
 TEST(Engine, NoLegalMoveGivesNullBestmove) {

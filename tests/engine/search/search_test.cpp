@@ -175,6 +175,16 @@ TEST(Search, TreeNodeCapStopsTheSearch) {
   EXPECT_LT(s.tree_nodes, 500 + 2 * p.batch_size);
 }
 
+TEST(Search, MemoryCapStopsTheSearchAtItsSize) {
+  SearchParams p = default_params();
+  p.max_memory_mb = 16;
+  Search search(uniform());
+  const auto s = run_search(search, Game(), p, 0);  // no playout limit
+  EXPECT_EQ(s.reason, StopReason::kMemory);
+  EXPECT_GE(s.tree_bytes, std::size_t(16) << 20);
+  EXPECT_LT(s.tree_bytes, (std::size_t(16) << 20) + (std::size_t(1) << 20));
+}
+
 TEST(Search, MemoryStaysUnderOnePointFiveKilobytesPerExpandedNode) {
   // A drop-heavy middlegame with ~100 legal moves per node.
   const Game g =
