@@ -7,7 +7,7 @@ namespace zh::bot {
 
 namespace {
 
-constexpr const char* kSpeeds[] = {"ultraBullet", "bullet", "blitz",
+constexpr const char* kSpeeds[] = {"ultraBullet", "bullet",    "blitz",
                                    "rapid",       "classical", "correspondence"};
 
 std::string lower(std::string s) {

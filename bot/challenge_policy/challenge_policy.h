@@ -28,13 +28,13 @@ struct ChallengePolicyOptions {
   std::vector<std::string> block_list;  // user ids or names, case-insensitive
   std::vector<std::string> allow_list;  // when not empty, only these may challenge
   int max_concurrent_games = 2;
-  int max_games_per_opponent = 1;  // simultaneous games against one opponent
+  int max_games_per_opponent = 1;   // simultaneous games against one opponent
   int max_bot_games_per_day = 100;  // lichess's own cap is 100 bot-vs-bot games per 24 h
 };
 
 struct DaemonLoad {
-  std::string my_id;          // our account id (lowercase)
-  int active_games = 0;       // running plus accepted but not yet started
+  std::string my_id;     // our account id (lowercase)
+  int active_games = 0;  // running plus accepted but not yet started
   int games_with_challenger = 0;
   int bot_games_last_24h = 0;
   bool shutting_down = false;
@@ -52,8 +52,8 @@ struct ChallengeDecision {
 // Ignore: our own outgoing challenges and challenges no longer open. Otherwise the first
 // failing check declines with its reason; capacity checks come last, so a challenger who could
 // never be accepted learns the lasting reason rather than "later".
-ChallengeDecision decide_challenge(const Challenge& challenge, const ChallengePolicyOptions& options,
-                                   const DaemonLoad& load);
+ChallengeDecision decide_challenge(const Challenge& challenge,
+                                   const ChallengePolicyOptions& options, const DaemonLoad& load);
 
 // Speed categories in order, slowest last; -1 for an unknown name.
 int speed_rank(const std::string& speed);

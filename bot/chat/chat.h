@@ -25,16 +25,16 @@ std::string fill_template(std::string_view text, std::string_view me, std::strin
 // What !eval reports: filled in by the game session from the last search.
 struct EvalSummary {
   bool available = false;
-  double eval_pawns = 0;       // our point of view
-  std::optional<int> mate;     // moves to mate, our point of view
+  double eval_pawns = 0;    // our point of view
+  std::optional<int> mate;  // moves to mate, our point of view
   long long nodes = 0;
   long long nps = 0;
-  std::string best_move_san;   // may be empty
+  std::string best_move_san;  // may be empty
 };
 
 struct ChatContext {
-  std::string me;            // our user name
-  std::string engine_name;   // e.g. "zhbot 0.1.0 (MCTS, evaluator torch)"
+  std::string me;                     // our user name
+  std::string engine_name;            // e.g. "zhbot 0.1.0 (MCTS, evaluator torch)"
   std::function<EvalSummary()> eval;  // asked only for !eval
 };
 

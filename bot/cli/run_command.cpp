@@ -1,14 +1,15 @@
 // `zhbot run`: the lichess bot daemon.
+#include <pthread.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <optional>
-#include <pthread.h>
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 #include "bot/cli/commands.h"
 #include "bot/config/load_config.h"
@@ -40,9 +41,10 @@ std::shared_ptr<InferenceService> build_evaluator(const Options& options) {
     backend = make_evaluator(config);
   }
   if (config.backend != "torch")
-    spdlog::warn("playing with the '{}' evaluator, not a neural network (set evaluator.backend: "
-                 "torch and evaluator.model)",
-                 config.backend);
+    spdlog::warn(
+        "playing with the '{}' evaluator, not a neural network (set evaluator.backend: "
+        "torch and evaluator.model)",
+        config.backend);
   InferenceServiceConfig service;
   service.max_batch = int(options.get_int("max_batch"));
   service.max_wait_us = int(options.get_int("max_wait_us"));
@@ -76,11 +78,16 @@ class SignalWatcher {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     int count = 0;
+    std::chrono::steady_clock::time_point first;
     while (!done_) {
       timespec timeout{0, 200'000'000};
       const int sig = sigtimedwait(&set, nullptr, &timeout);
       if (sig < 0) continue;
-      ++count;
+      // Some supervisors signal the process and then its whole group, so one stop request
+      // can arrive twice at once; only a second signal a moment later means "now".
+      if (count == 1 && std::chrono::steady_clock::now() - first < std::chrono::seconds(1))
+        continue;
+      if (++count == 1) first = std::chrono::steady_clock::now();
       if (count == 1) {
         daemon_.request_shutdown();
       } else if (count == 2) {
@@ -110,9 +117,9 @@ void add_run_command(CLI::App& app) {
   cmd->callback([path, log_format] {
     const bot::LoadedConfig config =
         bot::load_config(path->empty() ? std::nullopt : std::optional<std::string>(*path));
-    bot::setup_logging(bot::parse_log_format(log_format->empty() ? config.bot.log_format
-                                                                 : *log_format),
-                       config.bot.log_level);
+    bot::setup_logging(
+        bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
+        config.bot.log_level);
     const bot::LoadedToken token =
         bot::load_token(std::getenv("LICHESS_BOT_TOKEN"), config.bot.token_file);
     for (const auto& w : token.warnings) spdlog::warn("{}", w);

@@ -7,14 +7,15 @@ namespace zh::bot {
 
 namespace {
 
-constexpr const char* kVariants[] = {"standard", "chess960",      "crazyhouse",   "antichess",
-                                     "atomic",   "horde",         "kingOfTheHill", "racingKings",
+constexpr const char* kVariants[] = {"standard",   "chess960",    "crazyhouse",    "antichess",
+                                     "atomic",     "horde",       "kingOfTheHill", "racingKings",
                                      "threeCheck", "fromPosition"};
 constexpr const char* kSpeeds[] = {"ultraBullet", "bullet",    "blitz",
                                    "rapid",       "classical", "correspondence"};
 
 template <std::size_t N>
-std::vector<std::string> checked_list(const Options& o, const char* name, const char* const (&allowed)[N]) {
+std::vector<std::string> checked_list(const Options& o, const char* name,
+                                      const char* const (&allowed)[N]) {
   std::vector<std::string> items = split_list(o.get_string(name));
   for (const auto& item : items) {
     if (std::find(std::begin(allowed), std::end(allowed), item) == std::end(allowed)) {
@@ -163,8 +164,9 @@ BotConfig BotConfig::from(const Options& o) {
                       "' is not allowed; expected at most max_rating (" +
                       std::to_string(p.max_rating) + ")");
   if (p.accept_bots == false && p.only_bots)
-    throw OptionError("option 'only_bots': value 'true' is not allowed while accept_bots is "
-                      "false; expected false");
+    throw OptionError(
+        "option 'only_bots': value 'true' is not allowed while accept_bots is "
+        "false; expected false");
 
   c.abort_time_s = o.get_int("abort_time_s");
   c.human_min_think_ms = o.get_int("human_min_think_ms");

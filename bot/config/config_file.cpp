@@ -91,8 +91,8 @@ void apply_config_text(std::string_view yaml, std::string_view source, Options& 
   }
   if (root.IsNull()) return;  // an empty file: all defaults
   if (!root.IsMap())
-    throw ConfigError(std::string(source) + ": expected sections (" +
-                      join(groups_of(options)) + ") at the top level");
+    throw ConfigError(std::string(source) + ": expected sections (" + join(groups_of(options)) +
+                      ") at the top level");
   const auto groups = groups_of(options);
   for (const auto& section : root) {
     const std::string group = section.first.as<std::string>();
@@ -110,8 +110,8 @@ void apply_config_text(std::string_view yaml, std::string_view source, Options& 
       if (is_token_key(key)) refuse_token(source, entry.first);
       const Option* option = options.find(key);
       if (option == nullptr || option->group != group)
-        throw ConfigError(where(source, entry.first) + ": unknown key '" + full +
-                          "'; section '" + group + "' allows: " + keys_of_group(options, group));
+        throw ConfigError(where(source, entry.first) + ": unknown key '" + full + "'; section '" +
+                          group + "' allows: " + keys_of_group(options, group));
       try {
         options.set(option->name, scalar_text(entry.second, full, source));
       } catch (const OptionError& e) {

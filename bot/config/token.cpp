@@ -19,8 +19,8 @@ std::string trim(const std::string& s) {
 
 void check_characters(const std::string& token, const std::string& origin) {
   for (char c : token) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!ok)
       throw ConfigError("the token from " + origin +
                         " has characters a lichess token never has (allowed: letters, digits, "

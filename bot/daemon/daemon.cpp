@@ -23,8 +23,7 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_engine,
-               Clock& clock)
+Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_engine, Clock& clock)
     : config_(config), clock_(clock), make_engine_(std::move(make_engine)) {
   HttpSettings s;
   s.base_url = config.base_url;
@@ -62,10 +61,11 @@ bool Daemon::check_account() {
   std::optional<Account> account;
   const ApiResult r = client_->get_account(account);
   if (r.status == ApiStatus::kUnauthorized) {
-    spdlog::error("lichess refused the token ({}): it is wrong, revoked, or lacks the bot:play "
-                  "scope. Create one at "
-                  "https://lichess.org/account/oauth/token/create?scopes[]=bot:play",
-                  r.error);
+    spdlog::error(
+        "lichess refused the token ({}): it is wrong, revoked, or lacks the bot:play "
+        "scope. Create one at "
+        "https://lichess.org/account/oauth/token/create?scopes[]=bot:play",
+        r.error);
     return false;
   }
   if (!r.ok()) {
@@ -73,10 +73,11 @@ bool Daemon::check_account() {
     return false;
   }
   if (!account->is_bot()) {
-    spdlog::error("'{}' is not a BOT account, and only BOT accounts may play through the Bot "
-                  "API. Upgrade it with `zhbot upgrade-account --yes` (irreversible; the account "
-                  "must not have played any game), then start again.",
-                  account->username);
+    spdlog::error(
+        "'{}' is not a BOT account, and only BOT accounts may play through the Bot "
+        "API. Upgrade it with `zhbot upgrade-account --yes` (irreversible; the account "
+        "must not have played any game), then start again.",
+        account->username);
     return false;
   }
   account_ = *account;
@@ -107,8 +108,7 @@ int Daemon::run() {
   if (config_.metrics_port > 0) {
     health_ = std::make_unique<HealthServer>(metrics_, int(config_.metrics_port));
     health_->start();
-    spdlog::info("health and metrics on http://127.0.0.1:{}/healthz and /metrics",
-                 health_->port());
+    spdlog::info("health and metrics on http://127.0.0.1:{}/healthz and /metrics", health_->port());
   }
   if (!check_account()) return 1;
   resume_ongoing_games();
@@ -127,15 +127,17 @@ int Daemon::run() {
         break;
       }
       if (now >= *drain_deadline) {
-        spdlog::warn("shutdown grace over with {} game(s) running; they continue on lichess and "
-                     "resume on the next start",
-                     running);
+        spdlog::warn(
+            "shutdown grace over with {} game(s) running; they continue on lichess and "
+            "resume on the next start",
+            running);
         break;
       }
     }
     std::this_thread::sleep_for(kMainLoopSleep);
   }
-  if (immediate_ && !fatal_) spdlog::warn("leaving at once; running games resume on the next start");
+  if (immediate_ && !fatal_)
+    spdlog::warn("leaving at once; running games resume on the next start");
   cancel_.cancel();
   {
     std::lock_guard lock(mutex_);
@@ -170,7 +172,7 @@ void Daemon::event_loop() {
   callbacks.on_disconnected = [this](const StreamResult& r, Millis delay) {
     metrics_.set_event_stream_connected(false);
     metrics_.add_stream_reconnect("event");
-    const char* why = r.end == StreamEnd::kIdleTimeout ? "no data within the idle timeout"
+    const char* why = r.end == StreamEnd::kIdleTimeout    ? "no data within the idle timeout"
                       : r.end == StreamEnd::kServerClosed ? "closed by the server"
                       : r.end == StreamEnd::kHttpError    ? "HTTP error"
                                                           : "network error";
@@ -336,8 +338,8 @@ void Daemon::on_challenge(const Challenge& c) {
       return;
     case ChallengeDecision::Kind::kDecline: {
       const ApiResult r = client_->decline_challenge(c.id, d.reason);
-      spdlog::info("declined challenge {} from {} ({}): {} -> reason {}{}", c.id,
-                   c.challenger.name, what, d.why, std::string(to_string(d.reason)),
+      spdlog::info("declined challenge {} from {} ({}): {} -> reason {}{}", c.id, c.challenger.name,
+                   what, d.why, std::string(to_string(d.reason)),
                    r.ok() ? "" : " (" + r.error + ")");
       return;
     }
@@ -353,8 +355,7 @@ void Daemon::on_challenge(const Challenge& c) {
       } else {
         std::lock_guard lock(mutex_);
         pending_.erase(c.id);
-        spdlog::warn("could not accept challenge {} from {}: {}", c.id, c.challenger.name,
-                     r.error);
+        spdlog::warn("could not accept challenge {} from {}: {}", c.id, c.challenger.name, r.error);
       }
       return;
     }

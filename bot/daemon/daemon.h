@@ -75,8 +75,8 @@ class Daemon {
     std::string challenger_id;
     bool bot = false;
   };
-  std::map<std::string, Pending> pending_;   // accepted challenges whose game has not started
-  std::deque<TimePoint> bot_game_starts_;    // for the 24 h bot-vs-bot cap
+  std::map<std::string, Pending> pending_;  // accepted challenges whose game has not started
+  std::deque<TimePoint> bot_game_starts_;   // for the 24 h bot-vs-bot cap
   SeenIds seen_challenges_;
   SeenIds finished_games_;
   std::atomic<bool> draining_{false};

@@ -73,8 +73,8 @@ EngineAdapter::~EngineAdapter() {
 
 void EngineAdapter::new_game(bool sample_opening) {
   engine_->new_game();
-  engine_->set_option("temperature_moves", sample_opening ? std::to_string(kOpeningSampledMoves)
-                                                          : std::string("0"));
+  engine_->set_option("temperature_moves",
+                      sample_opening ? std::to_string(kOpeningSampledMoves) : std::string("0"));
 }
 
 void EngineAdapter::think(const std::string& initial_fen, const std::vector<std::string>& moves,
@@ -113,9 +113,7 @@ void EngineAdapter::ponder(const std::string& initial_fen, const std::vector<std
   engine_->ponder(std::make_shared<PonderListener>(pondering_));
 }
 
-void EngineAdapter::stop() {
-  engine_->stop();
-}
+void EngineAdapter::stop() { engine_->stop(); }
 
 std::string EngineAdapter::description() const {
   const Options o = engine_->options();

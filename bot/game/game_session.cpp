@@ -23,10 +23,24 @@ GameSession::GameSession(std::string game_id, Deps deps, std::unique_ptr<MoveEng
   env.my_id = deps_.my_id;
   env.my_name = deps_.my_name;
   env.engine_name = engine_->description();
+  env.defer = [this](std::function<void()> task) { post(std::move(task)); };
   core_ = std::make_unique<SessionCore>(
       game_id_, *deps_.config, env, *engine_,
-      // Engine results arrive on the engine's thread; the core runs on the worker only.
+      // Engine results arrive on the engine's thread. When the core is free, the move is sent
+      // from right there, saving a thread wake-up on the critical path; when the worker holds
+      // the core (it may be waiting for this very search to stop), the result is queued.
       [this](const ThinkResult& r, std::uint64_t id) {
+        std::unique_lock lock(core_mutex_, std::try_to_lock);
+        if (lock.owns_lock()) {
+          try {
+            core_->on_think_done(r, id);
+          } catch (const std::exception& e) {
+            log_->error("session error: {}", e.what());
+          }
+          lock.unlock();
+          cv_.notify_one();  // the worker notices a finished game
+          return;
+        }
         post([this, r, id] { core_->on_think_done(r, id); });
       },
       log_);
@@ -68,15 +82,18 @@ void GameSession::worker_loop() {
       cv_.wait_for(lock, kTick, [this] { return !tasks_.empty() || stop_requested_.load(); });
       batch.swap(tasks_);
     }
-    try {
-      for (auto& task : batch) task();
-      if (stop_requested_ && !core_->finished()) core_->abandon_locally();
-      core_->tick();
-    } catch (const std::exception& e) {
-      // Never lose the game to a bug in one handler: log and carry on.
-      log_->error("session error: {}", e.what());
+    {
+      std::lock_guard core_lock(core_mutex_);
+      try {
+        for (auto& task : batch) task();
+        if (stop_requested_ && !core_->finished()) core_->abandon_locally();
+        core_->tick();
+      } catch (const std::exception& e) {
+        // Never lose the game to a bug in one handler: log and carry on.
+        log_->error("session error: {}", e.what());
+      }
+      if (core_->finished()) break;
     }
-    if (core_->finished()) break;
   }
   stream_cancel_.cancel();
   engine_->stop();
@@ -114,8 +131,7 @@ void GameSession::stream_loop() {
   const StreamStop stop = runner.run(callbacks, stream_cancel_);
   if (stop == StreamStop::kNotFound || stop == StreamStop::kUnauthorized ||
       stop == StreamStop::kClientError) {
-    log_->error("game stream refused ({}: {}); leaving this game",
-                std::string(to_string(stop)),
+    log_->error("game stream refused ({}: {}); leaving this game", std::string(to_string(stop)),
                 error_text(runner.last_result().body));
     post([this] { core_->abandon_locally(); });
   }

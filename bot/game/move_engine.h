@@ -19,15 +19,15 @@ struct ThinkLimits {
 };
 
 struct ThinkResult {
-  std::string uci;  // lichess form (king-to-rook castling); empty: no move (error)
-  float value = 0;  // for the side that moved, in [-1, 1]
-  int cp = 0;       // same, centipawns
+  std::string uci;          // lichess form (king-to-rook castling); empty: no move (error)
+  float value = 0;          // for the side that moved, in [-1, 1]
+  int cp = 0;               // same, centipawns
   std::optional<int> mate;  // moves to mate for the side that moved (negative: getting mated)
   std::int64_t nodes = 0;
   std::int64_t nps = 0;
   std::int64_t time_ms = 0;    // search time
   std::int64_t search_us = 0;  // the same, finer (0: unknown); for the overhead measurement
-  std::string best_san;      // for !eval
+  std::string best_san;        // for !eval
   std::string error;
 };
 

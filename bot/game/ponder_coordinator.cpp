@@ -21,10 +21,14 @@ bool PonderCoordinator::may_ponder(bool opponent_is_bot) const {
   std::lock_guard lock(mutex_);
   if (single_game_only_ && games_running_ > 1) return false;
   switch (mode_) {
-    case PonderMode::kOff: return false;
-    case PonderMode::kOn: return true;
-    case PonderMode::kHumans: return !opponent_is_bot;
-    case PonderMode::kBots: return opponent_is_bot;
+    case PonderMode::kOff:
+      return false;
+    case PonderMode::kOn:
+      return true;
+    case PonderMode::kHumans:
+      return !opponent_is_bot;
+    case PonderMode::kBots:
+      return opponent_is_bot;
   }
   return false;
 }

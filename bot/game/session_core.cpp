@@ -13,7 +13,7 @@ namespace {
 
 constexpr Millis kMoveRetryDelay{400};  // lets the stream show whether the POST landed
 constexpr int kMaxMoveAttempts = 3;
-constexpr int kMaxRejections = 2;       // 400s for one ply before we stop insisting
+constexpr int kMaxRejections = 2;  // 400s for one ply before we stop insisting
 constexpr Millis kRethinkDelay{500};
 constexpr int kMaxThinkFailures = 3;
 constexpr Millis kClaimRetryDelay{2000};
@@ -29,9 +29,8 @@ double ms_between(TimePoint a, TimePoint b) {
 
 }  // namespace
 
-SessionCore::SessionCore(std::string game_id, const BotConfig& config, Env env,
-                         MoveEngine& engine, Deliver deliver,
-                         std::shared_ptr<spdlog::logger> log)
+SessionCore::SessionCore(std::string game_id, const BotConfig& config, Env env, MoveEngine& engine,
+                         Deliver deliver, std::shared_ptr<spdlog::logger> log)
     : game_id_(std::move(game_id)),
       config_(config),
       env_(std::move(env)),
@@ -91,17 +90,23 @@ bool SessionCore::rebuild(const std::string& moves_text) {
   GameState parsed;
   parsed.moves = moves_text;
   const std::vector<std::string> moves = parsed.move_list();
+  // Usually the new list extends the old one by a move or two: play only those (replaying
+  // the whole game costs a legality check per ply). Anything else rebuilds from the start.
+  const bool extends = position_valid_ && moves.size() >= moves_.size() &&
+                       std::equal(moves_.begin(), moves_.end(), moves.begin());
   try {
-    Game game(full_.initial_fen == "startpos" || full_.initial_fen.empty()
-                  ? Position()
-                  : Position::from_fen(full_.initial_fen));
-    for (std::size_t i = 0; i < moves.size(); ++i) {
+    Game game = extends ? game_
+                        : Game(full_.initial_fen == "startpos" || full_.initial_fen.empty()
+                                   ? Position()
+                                   : Position::from_fen(full_.initial_fen));
+    for (std::size_t i = extends ? moves_.size() : 0; i < moves.size(); ++i) {
       try {
         game.play_uci(moves[i]);
       } catch (const MoveError& e) {
-        log_->error("server move {} '{}' is rejected by our rules ({}); waiting for the next "
-                    "state to resynchronise",
-                    i + 1, moves[i], e.what());
+        log_->error(
+            "server move {} '{}' is rejected by our rules ({}); waiting for the next "
+            "state to resynchronise",
+            i + 1, moves[i], e.what());
         position_valid_ = false;
         return false;
       }
@@ -163,8 +168,7 @@ void SessionCore::answer_offers(const GameState& s) {
                        std::fabs(last_result_->value) <= config_.draw_value_threshold;
     const bool accept = config_.accept_draws && full_move >= config_.draw_min_moves && level;
     const ApiResult r = env_.client->answer_draw(game_id_, accept);
-    log_->info("draw offer {} ({})", accept ? "accepted" : "declined",
-               r.ok() ? "ok" : r.error);
+    log_->info("draw offer {} ({})", accept ? "accepted" : "declined", r.ok() ? "ok" : r.error);
   }
   const bool opponent_takeback = our_color_ == kWhite ? s.btakeback : s.wtakeback;
   if (!opponent_takeback) takeback_offer_answered_ = false;
@@ -193,10 +197,8 @@ void SessionCore::start_think(TimePoint received) {
   if (full_.clock_initial_ms) {
     // The POST round trip is time the server charges us: leave it on the clock.
     const auto rtt = std::int64_t(std::llround(rtt_ms_));
-    limits.wtime_ms = std::max<std::int64_t>(
-        1, state_.wtime_ms - (our_color_ == kWhite ? rtt : 0));
-    limits.btime_ms = std::max<std::int64_t>(
-        1, state_.btime_ms - (our_color_ == kBlack ? rtt : 0));
+    limits.wtime_ms = std::max<std::int64_t>(1, state_.wtime_ms - (our_color_ == kWhite ? rtt : 0));
+    limits.btime_ms = std::max<std::int64_t>(1, state_.btime_ms - (our_color_ == kBlack ? rtt : 0));
     limits.winc_ms = state_.winc_ms;
     limits.binc_ms = state_.binc_ms;
   }
@@ -204,8 +206,10 @@ void SessionCore::start_think(TimePoint received) {
   limits.min_think_ms = opponent_is_bot_ ? 0 : config_.human_min_think_ms;
   const std::uint64_t id = think_id_;
   Deliver deliver = deliver_;
+  const TimePoint call = env_.clock->now();
   engine_.think(full_.initial_fen, moves_, limits,
                 [deliver, id](const ThinkResult& r) { deliver(r, id); });
+  before_search_ms_ = ms_between(received, call);
 }
 
 void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
@@ -214,8 +218,7 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
   if (finished_ || moves_text_ != think_moves_ || !our_turn()) return;
   if (r.uci.empty()) {
     log_->error("engine gave no move: {}", r.error.empty() ? "unknown error" : r.error);
-    if (++think_failures_ <= kMaxThinkFailures)
-      rethink_at_ = env_.clock->now() + kRethinkDelay;
+    if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
     return;
   }
   think_failures_ = 0;
@@ -224,9 +227,8 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
 
   const int ply = int(moves_.size());
   if (config_.resign && ply >= 2) {
-    low_value_streak_ = (r.value <= config_.resign_value || (r.mate && *r.mate < 0))
-                            ? low_value_streak_ + 1
-                            : 0;
+    low_value_streak_ =
+        (r.value <= config_.resign_value || (r.mate && *r.mate < 0)) ? low_value_streak_ + 1 : 0;
     if (low_value_streak_ >= config_.resign_moves) {
       const ApiResult res = env_.client->resign(game_id_);
       log_->info("resigning at value {:.3f} ({})", r.value, res.ok() ? "ok" : res.error);
@@ -268,6 +270,8 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
                       (our_color_ == kWhite ? state_.winc_ms : state_.binc_ms);
     if (int(notes_.size()) <= ply) notes_.resize(ply + 1);
     notes_[ply] = note;
+    log_->debug("overhead {:.3f} ms: {:.3f} ms before the search started, the rest after it",
+                overhead, before_search_ms_);
     log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
                uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead), res.elapsed.count());
     maybe_ponder(uci);
@@ -278,8 +282,8 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
     case ApiStatus::kServerError: {
       // The move may or may not have landed: look at the stream before sending it again.
       const int attempts = retry_ && retry_->ply == ply ? retry_->attempts + 1 : 1;
-      log_->warn("move {} not confirmed ({}); checking the stream before retry {}", uci,
-                 res.error, attempts);
+      log_->warn("move {} not confirmed ({}); checking the stream before retry {}", uci, res.error,
+                 attempts);
       if (attempts < kMaxMoveAttempts)
         retry_ = Retry{uci, r, ply, env_.clock->now() + kMoveRetryDelay, attempts};
       else
@@ -303,9 +307,19 @@ void SessionCore::maybe_ponder(const std::string& our_uci) {
   if (!env_.ponder || !env_.ponder->may_ponder(opponent_is_bot_)) return;
   std::vector<std::string> after = moves_;
   after.push_back(our_uci);
-  engine_.ponder(full_.initial_fen, after);
-  MoveEngine* engine = &engine_;
-  env_.ponder->pondering(game_id_, [engine] { engine->stop(); });
+  const std::string moves_text = moves_text_;
+  auto start = [this, after = std::move(after), moves_text] {
+    // Deferred: by now the opponent may have replied or the game may be over.
+    if (finished_ || thinking_ || moves_text_ != moves_text) return;
+    engine_.ponder(full_.initial_fen, after);
+    MoveEngine* engine = &engine_;
+    env_.ponder->pondering(game_id_, [engine] { engine->stop(); });
+  };
+  // The move may have been sent from the engine's own thread, which must not start a search.
+  if (env_.defer)
+    env_.defer(std::move(start));
+  else
+    start();
 }
 
 void SessionCore::stop_pondering() {
@@ -402,8 +416,7 @@ void SessionCore::finish(const std::string& status, const std::string& winner) {
     result_ = "draw";
   else
     result_ = winner == ours ? "win" : "loss";
-  log_->info("game over: {} ({}{}{})", result_, status, winner.empty() ? "" : ", winner ",
-             winner);
+  log_->info("game over: {} ({}{}{})", result_, status, winner.empty() ? "" : ", winner ", winner);
   if (env_.metrics) env_.metrics->add_game_result(result_);
   if (result_ != "aborted" && have_full_) {
     say(ChatRoom::kPlayer, fill_template(config_.chat.goodbye, env_.my_name, opponent_name_),

@@ -11,11 +11,12 @@
 //    position unchanged;
 //  - a draw offer, a takeback request and the "opponent gone" countdown are each answered once.
 
+#include <spdlog/spdlog.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <spdlog/spdlog.h>
 #include <string>
 #include <vector>
 
@@ -40,11 +41,14 @@ class SessionCore {
   struct Env {
     LichessClient* client = nullptr;
     Clock* clock = nullptr;
-    Metrics* metrics = nullptr;               // optional
-    PonderCoordinator* ponder = nullptr;      // optional
-    std::string my_id;                        // lowercase account id
+    Metrics* metrics = nullptr;           // optional
+    PonderCoordinator* ponder = nullptr;  // optional
+    std::string my_id;                    // lowercase account id
     std::string my_name;
-    std::string engine_name;                  // for !name
+    std::string engine_name;  // for !name
+    // Runs work later on the session's own thread (unset: at once). on_think_done may be
+    // called on the engine's thread, where starting a new search is not allowed.
+    std::function<void(std::function<void()>)> defer;
   };
 
   SessionCore(std::string game_id, const BotConfig& config, Env env, MoveEngine& engine,
@@ -112,8 +116,9 @@ class SessionCore {
   bool thinking_ = false;
   std::string think_moves_;
   TimePoint line_received_{};
-  int posted_ply_ = -1;       // ply index of the last move the server accepted from us
-  int rejected_ply_ = -1;     // ply whose POST got a 400
+  double before_search_ms_ = 0;  // line received -> engine asked (for the overhead log)
+  int posted_ply_ = -1;          // ply index of the last move the server accepted from us
+  int rejected_ply_ = -1;        // ply whose POST got a 400
   int rejections_ = 0;
   struct Retry {
     std::string uci;
@@ -132,7 +137,7 @@ class SessionCore {
   int low_value_streak_ = 0;
 
   // offers and timers
-  bool draw_offer_answered_ = false;      // reset when the offer disappears
+  bool draw_offer_answered_ = false;  // reset when the offer disappears
   bool takeback_offer_answered_ = false;
   int takebacks_given_ = 0;
   std::optional<TimePoint> opponent_turn_since_;

@@ -116,7 +116,8 @@ Challenge parse_challenge(const json& j, const json& wrapper) {
 GameState parse_game_state(const json& j) {
   GameState s;
   auto moves = j.find("moves");
-  if (moves == j.end() || !moves->is_string()) throw std::invalid_argument("gameState without moves");
+  if (moves == j.end() || !moves->is_string())
+    throw std::invalid_argument("gameState without moves");
   s.moves = moves->get<std::string>();
   s.wtime_ms = int64(j, "wtime").value_or(0);
   s.btime_ms = int64(j, "btime").value_or(0);
@@ -160,7 +161,8 @@ GameFull parse_game_full(const json& j) {
   g.initial_fen = str(j, "initialFen");
   if (g.initial_fen.empty()) g.initial_fen = "startpos";
   auto state = j.find("state");
-  if (state == j.end() || !state->is_object()) throw std::invalid_argument("gameFull without state");
+  if (state == j.end() || !state->is_object())
+    throw std::invalid_argument("gameFull without state");
   g.state = parse_game_state(*state);
   return g;
 }

@@ -29,7 +29,7 @@ struct GameInfo {
   std::string fen;
   std::string last_move;
   std::string source;
-  std::string status;  // status name, e.g. "started", "mate"
+  std::string status;   // status name, e.g. "started", "mate"
   std::string variant;  // variant key, e.g. "crazyhouse"
   std::string speed;
   bool rated = false;
@@ -90,8 +90,8 @@ struct ChallengeDeclinedEvent {
   Challenge challenge;
 };
 
-using Event = std::variant<GameStartEvent, GameFinishEvent, ChallengeEvent,
-                           ChallengeCanceledEvent, ChallengeDeclinedEvent>;
+using Event = std::variant<GameStartEvent, GameFinishEvent, ChallengeEvent, ChallengeCanceledEvent,
+                           ChallengeDeclinedEvent>;
 
 // --- game stream (/api/bot/game/stream/{id}) ---
 

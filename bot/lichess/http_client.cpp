@@ -229,8 +229,8 @@ int stream_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) 
 }  // namespace
 
 StreamResult HttpClient::stream(std::string_view path,
-                                const std::function<bool(std::string_view)>& on_bytes,
-                                Clock& clock, Millis idle_timeout, const CancelToken& cancel,
+                                const std::function<bool(std::string_view)>& on_bytes, Clock& clock,
+                                Millis idle_timeout, const CancelToken& cancel,
                                 const std::function<void()>& on_open) {
   StreamResult result;
   if (cancel.cancelled()) {

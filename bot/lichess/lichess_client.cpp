@@ -12,9 +12,9 @@ namespace {
 bool is_valid_uci(std::string_view uci) {
   if (uci.size() < 4 || uci.size() > 5) return false;
   for (char c : uci) {
-    const bool ok = (c >= 'a' && c <= 'h') || (c >= '1' && c <= '8') || c == '@' ||
-                    c == 'q' || c == 'r' || c == 'n' || c == 'P' || c == 'N' || c == 'B' ||
-                    c == 'R' || c == 'Q';
+    const bool ok = (c >= 'a' && c <= 'h') || (c >= '1' && c <= '8') || c == '@' || c == 'q' ||
+                    c == 'r' || c == 'n' || c == 'P' || c == 'N' || c == 'B' || c == 'R' ||
+                    c == 'Q';
     if (!ok) return false;
   }
   return true;
@@ -41,32 +41,52 @@ ApiStatus classify(int http_status) {
 
 std::string_view to_string(ApiStatus status) {
   switch (status) {
-    case ApiStatus::kOk: return "ok";
-    case ApiStatus::kRateLimited: return "rate limited";
-    case ApiStatus::kUnauthorized: return "unauthorized";
-    case ApiStatus::kNotFound: return "not found";
-    case ApiStatus::kClientError: return "client error";
-    case ApiStatus::kServerError: return "server error";
-    case ApiStatus::kNetworkError: return "network error";
-    case ApiStatus::kInvalidInput: return "invalid input";
-    case ApiStatus::kCancelled: return "cancelled";
+    case ApiStatus::kOk:
+      return "ok";
+    case ApiStatus::kRateLimited:
+      return "rate limited";
+    case ApiStatus::kUnauthorized:
+      return "unauthorized";
+    case ApiStatus::kNotFound:
+      return "not found";
+    case ApiStatus::kClientError:
+      return "client error";
+    case ApiStatus::kServerError:
+      return "server error";
+    case ApiStatus::kNetworkError:
+      return "network error";
+    case ApiStatus::kInvalidInput:
+      return "invalid input";
+    case ApiStatus::kCancelled:
+      return "cancelled";
   }
   return "?";
 }
 
 std::string_view to_string(DeclineReason reason) {
   switch (reason) {
-    case DeclineReason::kGeneric: return "generic";
-    case DeclineReason::kLater: return "later";
-    case DeclineReason::kTooFast: return "tooFast";
-    case DeclineReason::kTooSlow: return "tooSlow";
-    case DeclineReason::kTimeControl: return "timeControl";
-    case DeclineReason::kRated: return "rated";
-    case DeclineReason::kCasual: return "casual";
-    case DeclineReason::kStandard: return "standard";
-    case DeclineReason::kVariant: return "variant";
-    case DeclineReason::kNoBot: return "noBot";
-    case DeclineReason::kOnlyBot: return "onlyBot";
+    case DeclineReason::kGeneric:
+      return "generic";
+    case DeclineReason::kLater:
+      return "later";
+    case DeclineReason::kTooFast:
+      return "tooFast";
+    case DeclineReason::kTooSlow:
+      return "tooSlow";
+    case DeclineReason::kTimeControl:
+      return "timeControl";
+    case DeclineReason::kRated:
+      return "rated";
+    case DeclineReason::kCasual:
+      return "casual";
+    case DeclineReason::kStandard:
+      return "standard";
+    case DeclineReason::kVariant:
+      return "variant";
+    case DeclineReason::kNoBot:
+      return "noBot";
+    case DeclineReason::kOnlyBot:
+      return "onlyBot";
   }
   return "generic";
 }
@@ -106,8 +126,8 @@ ApiResult LichessClient::call(std::string_view endpoint, Method method, const st
     if (result.status == ApiStatus::kNetworkError) {
       result.error = response.error;
     } else {
-      result.error = redact("HTTP " + std::to_string(response.status) + ": " +
-                            error_text(result.body));
+      result.error =
+          redact("HTTP " + std::to_string(response.status) + ": " + error_text(result.body));
     }
     if (result.status == ApiStatus::kRateLimited) {
       gate_.block(endpoint, rate_limit_pause(result.body, response.retry_after_s));
@@ -170,14 +190,12 @@ ApiResult LichessClient::chat(std::string_view game_id, ChatRoom room, std::stri
   const std::string body = std::string("room=") +
                            (room == ChatRoom::kPlayer ? "player" : "spectator") +
                            "&text=" + HttpClient::url_encode(text);
-  return call("chat", Method::kPost, "/api/bot/game/" + std::string(game_id) + "/chat", body,
-              true);
+  return call("chat", Method::kPost, "/api/bot/game/" + std::string(game_id) + "/chat", body, true);
 }
 
 ApiResult LichessClient::abort_game(std::string_view game_id) {
   if (!is_valid_id(game_id)) return invalid("invalid game id");
-  return call("abort", Method::kPost, "/api/bot/game/" + std::string(game_id) + "/abort", {},
-              true);
+  return call("abort", Method::kPost, "/api/bot/game/" + std::string(game_id) + "/abort", {}, true);
 }
 
 ApiResult LichessClient::resign(std::string_view game_id) {
@@ -202,8 +220,8 @@ ApiResult LichessClient::answer_draw(std::string_view game_id, bool accept) {
 ApiResult LichessClient::answer_takeback(std::string_view game_id, bool accept) {
   if (!is_valid_id(game_id)) return invalid("invalid game id");
   return call("takeback", Method::kPost,
-              "/api/bot/game/" + std::string(game_id) + "/takeback/" + (accept ? "yes" : "no"),
-              {}, true);
+              "/api/bot/game/" + std::string(game_id) + "/takeback/" + (accept ? "yes" : "no"), {},
+              true);
 }
 
 ApiResult LichessClient::accept_challenge(std::string_view challenge_id) {

@@ -10,17 +10,22 @@ namespace zh::bot {
 
 std::string_view to_string(StreamStop stop) {
   switch (stop) {
-    case StreamStop::kCancelled: return "cancelled";
-    case StreamStop::kHandlerDone: return "done";
-    case StreamStop::kUnauthorized: return "unauthorized";
-    case StreamStop::kNotFound: return "not found";
-    case StreamStop::kClientError: return "client error";
+    case StreamStop::kCancelled:
+      return "cancelled";
+    case StreamStop::kHandlerDone:
+      return "done";
+    case StreamStop::kUnauthorized:
+      return "unauthorized";
+    case StreamStop::kNotFound:
+      return "not found";
+    case StreamStop::kClientError:
+      return "client error";
   }
   return "?";
 }
 
-StreamRunner::StreamRunner(HttpClient& http, RateLimitGate& gate, Clock& clock,
-                           RandomSource random, StreamOptions options)
+StreamRunner::StreamRunner(HttpClient& http, RateLimitGate& gate, Clock& clock, RandomSource random,
+                           StreamOptions options)
     : http_(http),
       gate_(gate),
       clock_(clock),
@@ -50,16 +55,19 @@ StreamStop StreamRunner::run(const StreamCallbacks& callbacks, const CancelToken
     };
     const TimePoint opened = clock_.now();
     last_ = http_.stream(
-        options_.path, [&](std::string_view bytes) { return reader.feed(bytes, on_line); },
-        clock_, options_.idle_timeout, cancel, [&] {
+        options_.path, [&](std::string_view bytes) { return reader.feed(bytes, on_line); }, clock_,
+        options_.idle_timeout, cancel,
+        [&] {
           ++connects_;
           if (callbacks.on_connected) callbacks.on_connected();
         });
 
     Millis delay{0};
     switch (last_.end) {
-      case StreamEnd::kCancelled: return StreamStop::kCancelled;
-      case StreamEnd::kStoppedByHandler: return StreamStop::kHandlerDone;
+      case StreamEnd::kCancelled:
+        return StreamStop::kCancelled;
+      case StreamEnd::kStoppedByHandler:
+        return StreamStop::kHandlerDone;
       case StreamEnd::kHttpError:
         if (last_.status == 429) {
           delay = rate_limit_pause(last_.body, last_.retry_after_s);

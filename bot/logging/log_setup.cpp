@@ -32,9 +32,9 @@ std::string iso_time(spdlog::log_clock::time_point tp) {
 
 class RedactingSink final : public spdlog::sinks::base_sink<std::mutex> {
  public:
-  RedactingSink(LogFormat format, LogWriter writer)
-      : format_(format), writer_(std::move(writer)) {
-    set_formatter_(std::make_unique<spdlog::pattern_formatter>("[%Y-%m-%d %H:%M:%S.%e] [%l] [%n] %v"));
+  RedactingSink(LogFormat format, LogWriter writer) : format_(format), writer_(std::move(writer)) {
+    set_formatter_(
+        std::make_unique<spdlog::pattern_formatter>("[%Y-%m-%d %H:%M:%S.%e] [%l] [%n] %v"));
   }
 
  protected:

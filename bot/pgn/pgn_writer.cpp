@@ -7,9 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bot/lichess/events.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/position.h"
-#include "bot/lichess/events.h"
 
 namespace zh::bot {
 

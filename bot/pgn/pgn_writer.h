@@ -12,8 +12,8 @@
 namespace zh::bot {
 
 struct PgnMoveNote {
-  std::optional<int> eval_cp;     // White's point of view, centipawns
-  std::optional<int> eval_mate;   // moves to mate, White's point of view (negative: Black mates)
+  std::optional<int> eval_cp;    // White's point of view, centipawns
+  std::optional<int> eval_mate;  // moves to mate, White's point of view (negative: Black mates)
   std::optional<std::int64_t> clock_ms;  // the mover's clock after the move
 };
 
@@ -29,8 +29,8 @@ struct PgnGame {
   std::string initial_fen;  // "" or "startpos" for the standard start
   std::vector<std::string> uci_moves;
   std::vector<PgnMoveNote> notes;  // by ply index; may be shorter than uci_moves
-  std::string status;  // lichess status name, e.g. "mate", "resign", "outoftime"
-  std::string winner;  // "white" | "black" | ""
+  std::string status;              // lichess status name, e.g. "mate", "resign", "outoftime"
+  std::string winner;              // "white" | "black" | ""
 };
 
 // "1-0", "0-1", "1/2-1/2" or "*" from the lichess status and winner.

@@ -107,7 +107,8 @@ TEST(Config, UnknownKeysAndSectionsAreRejectedWithTheAllowedOnes) {
 }
 
 TEST(Config, TheTokenIsNeverReadFromTheFileNorEchoed) {
-  for (const char* yaml : {"token: lip_FileSecret123\n", "lichess:\n  token: lip_FileSecret123\n"}) {
+  for (const char* yaml :
+       {"token: lip_FileSecret123\n", "lichess:\n  token: lip_FileSecret123\n"}) {
     const std::string e = error_of(yaml);
     EXPECT_NE(e.find("LICHESS_BOT_TOKEN"), std::string::npos) << e;
     EXPECT_EQ(e.find("lip_FileSecret123"), std::string::npos) << e;
@@ -116,9 +117,10 @@ TEST(Config, TheTokenIsNeverReadFromTheFileNorEchoed) {
 
 TEST(Config, RenderedConfigLoadsBackToTheSameValues) {
   Options o = declared();
-  apply_config_text("challenge:\n  variants: crazyhouse,atomic\n  only_bots: true\n"
-                    "chat:\n  greeting: \"Hi \\\"{opponent}\\\": on\"\n",
-                    "a.yaml", o);
+  apply_config_text(
+      "challenge:\n  variants: crazyhouse,atomic\n  only_bots: true\n"
+      "chat:\n  greeting: \"Hi \\\"{opponent}\\\": on\"\n",
+      "a.yaml", o);
   Options back = declared();
   apply_config_text(render_config(o, true), "rendered.yaml", back);
   for (const auto& opt : o.all())
@@ -153,8 +155,8 @@ TEST(Config, MissingFileIsAClearError) {
 class TokenTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = std::filesystem::temp_directory_path() /
-            ("zhbot_token_test_" + std::to_string(::getpid()));
+    path_ =
+        std::filesystem::temp_directory_path() / ("zhbot_token_test_" + std::to_string(::getpid()));
   }
   void TearDown() override { std::filesystem::remove(path_); }
   void write(const std::string& text, mode_t mode) {

@@ -43,14 +43,16 @@ class DaemonTest : public ::testing::Test {
   }
 
   void account(const std::string& body, int status = 200) {
-    server_.server().Get("/api/account", [this, body, status](const httplib::Request& req, httplib::Response& res) {
-      auth_ok_ = req.get_header_value("Authorization") == std::string("Bearer ") + kToken;
-      res.status = status;
-      res.set_content(body, "application/json");
-    });
-    server_.server().Get("/api/account/playing", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content(R"({"nowPlaying":[]})", "application/json");
-    });
+    server_.server().Get(
+        "/api/account", [this, body, status](const httplib::Request& req, httplib::Response& res) {
+          auth_ok_ = req.get_header_value("Authorization") == std::string("Bearer ") + kToken;
+          res.status = status;
+          res.set_content(body, "application/json");
+        });
+    server_.server().Get("/api/account/playing",
+                         [](const httplib::Request&, httplib::Response& res) {
+                           res.set_content(R"({"nowPlaying":[]})", "application/json");
+                         });
   }
 
   int run_daemon(const std::function<void(Daemon&)>& while_running = {}) {
@@ -108,14 +110,13 @@ TEST_F(DaemonTest, AnswersChallengesOnceEachAndDrainsOnShutdown) {
                              kCrazyhouseChallenge + "\n";
     res.set_content(body, "application/x-ndjson");
   });
-  server_.server().Post(R"(/api/challenge/(\w+)/(accept|decline))",
-                        [&](const httplib::Request& req, httplib::Response& res) {
-                          std::lock_guard lock(m);
-                          answers.push_back(std::string(req.matches[1]) + " " +
-                                            std::string(req.matches[2]) + " " +
-                                            req.get_param_value("reason"));
-                          res.set_content(R"({"ok":true})", "application/json");
-                        });
+  server_.server().Post(R"(/api/challenge/(\w+)/(accept|decline))", [&](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+    std::lock_guard lock(m);
+    answers.push_back(std::string(req.matches[1]) + " " + std::string(req.matches[2]) + " " +
+                      req.get_param_value("reason"));
+    res.set_content(R"({"ok":true})", "application/json");
+  });
   const int rc = run_daemon([&](Daemon& daemon) {
     for (int i = 0; i < 300; ++i) {
       {

@@ -41,27 +41,27 @@ class SessionTest : public ::testing::Test {
   void SetUp() override {
     config_ = load_config(std::nullopt).bot;
     config_.pgn_dir = "";
-    server_.server().Post(R"(/api/bot/game/abcdefgh/(.+))",
-                          [this](const httplib::Request& req, httplib::Response& res) {
-                            std::lock_guard lock(mutex_);
-                            const std::string what = req.matches[1];
-                            posts_.push_back(what);
-                            if (what.rfind("chat", 0) == 0) chats_.push_back(req.get_param_value("text"));
-                            int status = 200;
-                            if (what.rfind("move/", 0) == 0 && !move_statuses_.empty()) {
-                              status = move_statuses_.front();
-                              move_statuses_.erase(move_statuses_.begin());
-                            }
-                            res.status = status;
-                            res.set_content(status == 200 ? R"({"ok":true})" : R"({"error":"no"})",
-                                            "application/json");
-                          });
+    server_.server().Post(R"(/api/bot/game/abcdefgh/(.+))", [this](const httplib::Request& req,
+                                                                   httplib::Response& res) {
+      std::lock_guard lock(mutex_);
+      const std::string what = req.matches[1];
+      posts_.push_back(what);
+      if (what.rfind("chat", 0) == 0) chats_.push_back(req.get_param_value("text"));
+      int status = 200;
+      if (what.rfind("move/", 0) == 0 && !move_statuses_.empty()) {
+        status = move_statuses_.front();
+        move_statuses_.erase(move_statuses_.begin());
+      }
+      res.status = status;
+      res.set_content(status == 200 ? R"({"ok":true})" : R"({"error":"no"})", "application/json");
+    });
     server_.start();
     HttpSettings s;
     s.base_url = server_.base_url();
     s.token = "lip_SessionTestToken";
     http_ = std::make_unique<HttpClient>(s);
-    client_ = std::make_unique<LichessClient>(*http_, clock_, [] { return 0.5; }, cancel_);
+    client_ = std::make_unique<LichessClient>(
+        *http_, clock_, [] { return 0.5; }, cancel_);
   }
 
   SessionCore& core() {
@@ -320,8 +320,8 @@ TEST_F(SessionTest, GreetsAnswersSpectatorsAndSaysGoodbye) {
 }
 
 TEST_F(SessionTest, FinishedGameWritesAReadablePgnAndCountsTheResult) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("zhbot_session_pgn_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("zhbot_session_pgn_" + std::to_string(::getpid()));
   config_.pgn_dir = dir.string();
   feed(full_line(""));
   engine_.answer("e2e4", 0.2f, 35);

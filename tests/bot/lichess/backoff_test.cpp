@@ -14,7 +14,7 @@ TEST(Backoff, DoublesFromOneSecondUpToTheCapWithoutJitter) {
 TEST(Backoff, JitterStaysWithinBoundsAndTheOverallRange) {
   Backoff low({Millis(1000), Millis(60000), 2.0, 0.25}, [] { return 0.0; });
   Backoff high({Millis(1000), Millis(60000), 2.0, 0.25}, [] { return 0.999999; });
-  EXPECT_EQ(low.next().count(), 1000);   // 750 clamped up to the 1 s floor
+  EXPECT_EQ(low.next().count(), 1000);  // 750 clamped up to the 1 s floor
   EXPECT_EQ(high.next().count(), 1250);
   EXPECT_EQ(low.next().count(), 1500);
   EXPECT_EQ(high.next().count(), 2500);

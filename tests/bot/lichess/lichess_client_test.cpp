@@ -26,7 +26,8 @@ class LichessClientTest : public ::testing::Test {
       s.token = kToken;
       s.request_timeout = Millis(3000);
       http_ = std::make_unique<HttpClient>(s);
-      client_ = std::make_unique<LichessClient>(*http_, clock_, [] { return 0.5; }, cancel_);
+      client_ = std::make_unique<LichessClient>(
+          *http_, clock_, [] { return 0.5; }, cancel_);
     }
     return *client_;
   }
@@ -40,14 +41,14 @@ class LichessClientTest : public ::testing::Test {
 };
 
 TEST_F(LichessClientTest, RateLimitWithBodyPausesTheEndpointForItsSeconds) {
-  server_.server().Post(R"(/api/challenge/(\w+)/accept)",
-                        [&](const httplib::Request&, httplib::Response& res) {
-                          ++hits_;
-                          res.status = 429;
-                          res.set_content(
-                              R"({"error":"Too many bot games","ratelimit":{"key":"bot.vsBot.day","seconds":300}})",
-                              "application/json");
-                        });
+  server_.server().Post(
+      R"(/api/challenge/(\w+)/accept)", [&](const httplib::Request&, httplib::Response& res) {
+        ++hits_;
+        res.status = 429;
+        res.set_content(
+            R"({"error":"Too many bot games","ratelimit":{"key":"bot.vsBot.day","seconds":300}})",
+            "application/json");
+      });
   server_.server().Post(R"(/api/challenge/(\w+)/decline)",
                         [&](const httplib::Request&, httplib::Response& res) {
                           res.set_content(R"({"ok":true})", "application/json");
@@ -71,13 +72,12 @@ TEST_F(LichessClientTest, RateLimitWithBodyPausesTheEndpointForItsSeconds) {
 }
 
 TEST_F(LichessClientTest, RateLimitWithoutBodyPausesOneMinute) {
-  server_.server().Post(R"(/api/bot/game/(\w+)/chat)",
-                        [&](const httplib::Request&, httplib::Response& res) {
-                          ++hits_;
-                          res.status = 429;
-                          res.set_content("<html>lichess.org - too many requests</html>",
-                                          "text/html");
-                        });
+  server_.server().Post(
+      R"(/api/bot/game/(\w+)/chat)", [&](const httplib::Request&, httplib::Response& res) {
+        ++hits_;
+        res.status = 429;
+        res.set_content("<html>lichess.org - too many requests</html>", "text/html");
+      });
   auto r = client().chat("abcdefgh", ChatRoom::kPlayer, "hi");
   EXPECT_EQ(r.status, ApiStatus::kRateLimited);
   EXPECT_EQ(r.attempts, 1);
@@ -120,13 +120,12 @@ TEST_F(LichessClientTest, ServerErrorThenSuccess) {
 }
 
 TEST_F(LichessClientTest, ClientErrorsAreNotRetried) {
-  server_.server().Post(R"(/api/bot/game/(\w+)/resign)",
-                        [&](const httplib::Request&, httplib::Response& res) {
-                          ++hits_;
-                          res.status = 400;
-                          res.set_content(R"({"error":"This game cannot be resigned"})",
-                                          "application/json");
-                        });
+  server_.server().Post(
+      R"(/api/bot/game/(\w+)/resign)", [&](const httplib::Request&, httplib::Response& res) {
+        ++hits_;
+        res.status = 400;
+        res.set_content(R"({"error":"This game cannot be resigned"})", "application/json");
+      });
   auto r = client().resign("abcdefgh");
   EXPECT_EQ(r.status, ApiStatus::kClientError);
   EXPECT_EQ(hits_.load(), 1);

@@ -30,7 +30,8 @@ class StreamRunnerTest : public ::testing::Test {
     options.endpoint = "stream-event";
     options.path = "/api/stream/event";
     options.backoff.jitter = 0.0;
-    StreamRunner runner(*http_, gate_, clock_, [] { return 0.5; }, options);
+    StreamRunner runner(
+        *http_, gate_, clock_, [] { return 0.5; }, options);
     const StreamStop stop = runner.run(callbacks, cancel_);
     connects_ = runner.connects();
     return stop;
@@ -38,21 +39,22 @@ class StreamRunnerTest : public ::testing::Test {
 
   // Serves `chunks` as one chunked 200 response; a final "" chunk means "reset the connection".
   void serve(std::function<std::vector<std::string>(int connection)> script) {
-    server_.server().Get("/api/stream/event", [this, script](const httplib::Request&,
-                                                             httplib::Response& res) {
-      const int n = ++hits_;
-      auto chunks = std::make_shared<std::vector<std::string>>(script(n));
-      res.set_chunked_content_provider(
-          "application/x-ndjson", [chunks](size_t, httplib::DataSink& sink) {
-            for (const auto& c : *chunks) {
-              if (c.empty()) return false;  // abrupt close: no terminating chunk
-              sink.write(c.data(), c.size());
-              std::this_thread::sleep_for(2ms);  // separate TCP reads
-            }
-            sink.done();
-            return true;
-          });
-    });
+    server_.server().Get("/api/stream/event",
+                         [this, script](const httplib::Request&, httplib::Response& res) {
+                           const int n = ++hits_;
+                           auto chunks = std::make_shared<std::vector<std::string>>(script(n));
+                           res.set_chunked_content_provider(
+                               "application/x-ndjson", [chunks](size_t, httplib::DataSink& sink) {
+                                 for (const auto& c : *chunks) {
+                                   if (c.empty())
+                                     return false;  // abrupt close: no terminating chunk
+                                   sink.write(c.data(), c.size());
+                                   std::this_thread::sleep_for(2ms);  // separate TCP reads
+                                 }
+                                 sink.done();
+                                 return true;
+                               });
+                         });
   }
 
   test::TestServer server_;
@@ -104,17 +106,19 @@ TEST_F(StreamRunnerTest, NoBytesForTwentySecondsIsADeadStream) {
   std::atomic<bool> stalled{false}, release{false};
   server_.server().Get("/api/stream/event", [&](const httplib::Request&, httplib::Response& res) {
     const int n = ++hits_;
-    res.set_chunked_content_provider("application/x-ndjson", [&, n](size_t, httplib::DataSink& sink) {
-      if (n == 1) {
-        sink.write("\n", 1);
-        stalled = true;
-        for (int i = 0; i < 100 && !release; ++i) std::this_thread::sleep_for(50ms);
-        return false;
-      }
-      sink.write("{\"second\":1}\n", 13);
-      sink.done();
-      return true;
-    });
+    res.set_chunked_content_provider("application/x-ndjson",
+                                     [&, n](size_t, httplib::DataSink& sink) {
+                                       if (n == 1) {
+                                         sink.write("\n", 1);
+                                         stalled = true;
+                                         for (int i = 0; i < 100 && !release; ++i)
+                                           std::this_thread::sleep_for(50ms);
+                                         return false;
+                                       }
+                                       sink.write("{\"second\":1}\n", 13);
+                                       sink.done();
+                                       return true;
+                                     });
   });
   std::thread advancer([&] {
     for (int i = 0; i < 500 && !stalled; ++i) std::this_thread::sleep_for(10ms);

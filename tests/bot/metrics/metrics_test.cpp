@@ -24,7 +24,8 @@ TEST(Metrics, RendersPrometheusText) {
        {"zhbot_games_active 2\n", "zhbot_games_total{result=\"win\"} 2\n",
         "zhbot_games_total{result=\"draw\"} 1\n", "zhbot_games_total{result=\"loss\"} 0\n",
         "zhbot_moves_total 1\n", "zhbot_stream_reconnects_total{stream=\"event\"} 1\n",
-        "zhbot_http_requests_total 3\n", "zhbot_http_errors_total{endpoint=\"move\",code=\"429\"} 1\n",
+        "zhbot_http_requests_total 3\n",
+        "zhbot_http_errors_total{endpoint=\"move\",code=\"429\"} 1\n",
         "zhbot_http_errors_total{endpoint=\"account\",code=\"0\"} 1\n",
         "zhbot_move_overhead_ms_sum 4\n", "zhbot_move_overhead_ms_count 2\n",
         "# TYPE zhbot_games_total counter\n"})

@@ -149,8 +149,8 @@ TEST(PgnWriter, HeaderValuesCannotBreakOutOfTheirQuotes) {
 }
 
 TEST(PgnWriter, SavesOneFilePerGame) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("zhbot_pgn_test_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("zhbot_pgn_test_" + std::to_string(::getpid()));
   const auto path = save_pgn(dir, sample({"e2e4", "e7e5"}));
   EXPECT_EQ(path.filename(), "abcdefgh.pgn");
   std::ifstream in(path);
