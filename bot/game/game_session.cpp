@@ -118,8 +118,12 @@ void GameSession::stream_loop() {
       log_->warn("skipping game stream line: {}", error);
       return true;
     }
+    // After the final state the server closes the stream: stop here instead of reopening.
+    const GameState* state = std::get_if<GameState>(&*event);
+    if (const auto* full = std::get_if<GameFull>(&*event)) state = &full->state;
+    const bool final_state = state != nullptr && state->finished();
     post([this, ev = std::move(*event), received] { core_->on_event(ev, received); });
-    return !done_.load();
+    return !final_state && !done_.load();
   };
   callbacks.on_disconnected = [this](const StreamResult& r, Millis delay) {
     if (done_) return;  // the server closes the stream after the game: expected

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -88,6 +89,10 @@ void Metrics::set_inference_batch_fill(double fill) {
 void Metrics::observe_move_overhead_ms(double ms) {
   std::lock_guard lock(mutex_);
   ++overhead_count_;
+  if (overhead_recent_.size() < kOverheadWindow)
+    overhead_recent_.push_back(ms);
+  else
+    overhead_recent_[overhead_next_++ % kOverheadWindow] = ms;
   overhead_sum_ms_ += ms;
   overhead_max_ms_ = std::max(overhead_max_ms_, ms);
 }
@@ -123,6 +128,14 @@ std::string Metrics::render() const {
   os << "zhbot_inference_batch_fill " << batch_fill_ << "\n";
   header(os, "zhbot_move_overhead_ms", "summary",
          "Opponent move received to our move sent, minus search time.");
+  if (!overhead_recent_.empty()) {
+    std::vector<double> sorted = overhead_recent_;
+    std::sort(sorted.begin(), sorted.end());
+    for (double q : {0.5, 0.9, 0.99}) {
+      const auto index = std::size_t(std::lround(q * double(sorted.size() - 1)));
+      os << "zhbot_move_overhead_ms{quantile=\"" << q << "\"} " << sorted[index] << "\n";
+    }
+  }
   os << "zhbot_move_overhead_ms_sum " << overhead_sum_ms_ << "\n";
   os << "zhbot_move_overhead_ms_count " << overhead_count_ << "\n";
   header(os, "zhbot_move_overhead_ms_max", "gauge", "Largest move overhead seen.");

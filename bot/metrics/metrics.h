@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace httplib {
 class Server;
@@ -33,6 +34,8 @@ class Metrics {
 
   std::string render() const;
 
+  static constexpr std::size_t kOverheadWindow = 1000;
+
  private:
   mutable std::mutex mutex_;
   bool connected_ = false;
@@ -44,6 +47,8 @@ class Metrics {
   std::map<std::pair<std::string, int>, std::uint64_t> http_errors_;
   std::uint64_t http_requests_ = 0;
   double batch_fill_ = 0;
+  std::vector<double> overhead_recent_;  // the last kOverheadWindow values, for quantiles
+  std::size_t overhead_next_ = 0;
   std::uint64_t overhead_count_ = 0;
   double overhead_sum_ms_ = 0;
   double overhead_max_ms_ = 0;

@@ -33,6 +33,19 @@ TEST(Metrics, RendersPrometheusText) {
   EXPECT_EQ(text.find("code=\"200\""), std::string::npos);
 }
 
+TEST(Metrics, OverheadQuantilesOverTheRecentWindow) {
+  Metrics m;
+  for (int i = 1; i <= 100; ++i) m.observe_move_overhead_ms(i);
+  std::string text = m.render();
+  EXPECT_NE(text.find("zhbot_move_overhead_ms{quantile=\"0.5\"} 51\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("zhbot_move_overhead_ms{quantile=\"0.99\"} 99\n"), std::string::npos);
+  EXPECT_NE(text.find("zhbot_move_overhead_ms_max 100\n"), std::string::npos);
+  // Old values leave the window.
+  for (std::size_t i = 0; i < Metrics::kOverheadWindow; ++i) m.observe_move_overhead_ms(0.5);
+  text = m.render();
+  EXPECT_NE(text.find("zhbot_move_overhead_ms{quantile=\"0.99\"} 0.5\n"), std::string::npos);
+}
+
 TEST(HealthServer, HealthFollowsTheEventStreamAndMetricsAreServed) {
   Metrics m;
   HealthServer server(m, 0);
