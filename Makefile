@@ -4,7 +4,7 @@ BUILD_TYPE ?= RelWithDebInfo
 ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: deps configure build test bench perft-bench clean
+.PHONY: deps configure build test bench perft-bench run demo soak clean
 
 deps:
 	@bash deploy/install-deps.sh
@@ -27,6 +27,25 @@ bench: perft-bench
 perft-bench: build
 	$(ZHBOT) perft --bench
 	python3 tools/perft_vs_fairy.py --zhbot $(ZHBOT) --rounds 3
+
+# With a token: the daemon against lichess.org. Without: the offline demo.
+# ZHBOT_CONFIG picks another config file.
+ZHBOT_CONFIG ?= config/zhbot.yaml
+run: build
+ifdef LICHESS_BOT_TOKEN
+	$(ZHBOT) run --config $(ZHBOT_CONFIG)
+else
+	@echo "LICHESS_BOT_TOKEN is not set: running the offline demo against the local emulator"
+	@bash tools/demo.sh $(BUILD_DIR)
+endif
+
+demo: build
+	bash tools/demo.sh $(BUILD_DIR)
+
+# The soak run: GAMES games, three at a time, random faults at every layer; prints one table.
+GAMES ?= 50
+soak: build
+	$(BUILD_DIR)/tests/e2e/e2e-soak --games $(GAMES) --dir $(BUILD_DIR)/soak-run
 
 clean:
 	rm -rf $(BUILD_DIR)

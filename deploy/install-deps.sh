@@ -15,7 +15,7 @@ packages=(
   # tests and benchmarks: emulator HTTP server, unit tests, benchmarks, reference engine
   libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish
   # scripts
-  python3 procps
+  python3 procps curl
 )
 
 missing=()

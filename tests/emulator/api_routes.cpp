@@ -26,7 +26,7 @@ void reply(Response& res, const ApiReply& r) {
 void reply_fault(Response& res, const HttpFault& f, const std::string& endpoint) {
   res.status = f.status;
   if (f.status == 429 && f.ratelimit_body) {
-    res.set_content(ratelimit_json_body(endpoint), "application/json");
+    res.set_content(ratelimit_json_body(endpoint, f.ratelimit_seconds), "application/json");
   } else if (f.status == 429) {
     res.set_content(ratelimit_html_body(), "text/html; charset=utf-8");
   } else {

@@ -41,6 +41,7 @@ FaultRule fault_rule_from_json(const nlohmann::json& j) {
   if (r.http.status != 0 && (r.http.status < 400 || r.http.status > 599))
     throw std::invalid_argument("status must be an HTTP error code (400..599)");
   r.http.ratelimit_body = j.value("ratelimit_body", true);
+  r.http.ratelimit_seconds = j.value("ratelimit_seconds", 60);
   auto& s = r.stream;
   s.drop_after_lines = j.value("drop_after_lines", s.drop_after_lines);
   s.drop_probability = probability_field(j, "drop_probability", 0);
@@ -67,6 +68,7 @@ nlohmann::json fault_rule_to_json(const FaultRule& r) {
   return {{"target", r.target},
           {"status", r.http.status},
           {"ratelimit_body", r.http.ratelimit_body},
+          {"ratelimit_seconds", r.http.ratelimit_seconds},
           {"drop_after_lines", s.drop_after_lines},
           {"drop_probability", s.drop_probability},
           {"truncate_after_lines", s.truncate_after_lines},
@@ -132,11 +134,11 @@ nlohmann::json FaultPlan::to_json() const {
   return out;
 }
 
-std::string ratelimit_json_body(const std::string& endpoint) {
+std::string ratelimit_json_body(const std::string& endpoint, int seconds) {
   const std::string key =
       endpoint == "event_stream" ? "api.stream.event.bearer" : "api." + endpoint + ".bearer";
   return nlohmann::json{{"error", "Too many requests. Try again later."},
-                        {"ratelimit", {{"key", key}, {"seconds", 60}}}}
+                        {"ratelimit", {{"key", key}, {"seconds", seconds}}}}
       .dump();
 }
 

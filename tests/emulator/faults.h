@@ -31,6 +31,7 @@ struct StreamFaults {
 struct HttpFault {
   int status = 0;
   bool ratelimit_body = true;  // 429: JSON body with `ratelimit`; false: lichess's HTML page
+  int ratelimit_seconds = 60;  // the `ratelimit.seconds` of that body (tests shorten the wait)
 };
 
 struct FaultRule {
@@ -77,7 +78,7 @@ class FaultPlan {
 };
 
 // The body lichess sends with a keyed 429, and its HTML page for the unkeyed one.
-std::string ratelimit_json_body(const std::string& endpoint);
+std::string ratelimit_json_body(const std::string& endpoint, int seconds = 60);
 std::string ratelimit_html_body();
 
 }  // namespace zh::emulator
