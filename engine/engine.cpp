@@ -273,7 +273,16 @@ void Engine::run(std::shared_ptr<Run> r) {
     }
     const bool done = search_->finished();
     // UCI: in infinite and ponder mode the bestmove waits for stop/ponderhit.
-    if (done && !until_stop && !pondering) break;
+    if (done && !until_stop && !pondering) {
+      // A search that ended early (node or tree cap, a proven result, one legal move) still
+      // keeps the minimum think time the caller asked for against a human.
+      const std::int64_t left = budget.timed ? budget.min_ms - ms_since(clock_start) : 0;
+      if (left <= 0) break;
+      std::unique_lock lock(r->mutex);
+      r->cv.wait_for(lock, std::chrono::milliseconds(std::min<std::int64_t>(left, kPollMs)),
+                     [&] { return r->stop; });
+      continue;
+    }
     if (done) continue;
     if (pondering || until_stop || !budget.timed) continue;
     snap = search_->snapshot();

@@ -17,6 +17,7 @@ constexpr int kMaxRejections = 2;  // 400s for one ply before we stop insisting
 constexpr Millis kRethinkDelay{500};
 constexpr int kMaxThinkFailures = 3;
 constexpr Millis kClaimRetryDelay{2000};
+constexpr Millis kFinalStateWait{2000};  // for the game stream's final state after gameFinish
 
 std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -290,6 +291,19 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
         retry_.reset();
       return;
     }
+    case ApiStatus::kRateLimited: {
+      // Lichess did not take the move. Our clock runs either way, so send it again the moment
+      // the pause it asked for is over: a late move beats a lost game.
+      const Millis pause = std::max(env_.client->rate_limits().remaining("move"), Millis(1));
+      const int attempts = retry_ && retry_->ply == ply ? retry_->attempts + 1 : 1;
+      log_->warn("move {} rate limited ({}); sending it again in {} ms", uci, res.error,
+                 pause.count());
+      if (attempts < kMaxMoveAttempts)
+        retry_ = Retry{uci, r, ply, env_.clock->now() + pause, attempts};
+      else
+        retry_.reset();
+      return;
+    }
     case ApiStatus::kClientError:
       // Not our turn or not legal at the server: the stream will tell us the real position.
       rejected_ply_ == ply ? ++rejections_ : (rejected_ply_ = ply, rejections_ = 1);
@@ -349,6 +363,10 @@ void SessionCore::tick() {
     const ApiResult r = env_.client->abort_game(game_id_);
     log_->info("opponent made no first move in {} s: abort ({})", config_.abort_time_s,
                r.ok() ? "ok" : r.error);
+  }
+  if (pending_finish_ && now >= pending_finish_->due) {
+    const PendingFinish f = *pending_finish_;
+    return finish(f.status, f.winner);
   }
   if (claim_at_ && now >= *claim_at_) {
     claim_at_.reset();
@@ -459,9 +477,15 @@ void SessionCore::save_pgn_file(const std::string& status, const std::string& wi
 
 void SessionCore::on_game_finished(const GameInfo& info) {
   if (finished_) return;
-  // The final gameState normally arrives first; this covers a game stream that is gone.
-  if (have_full_ && !info.status.empty() && info.status != "started" && info.status != "created")
-    finish(info.status, info.winner);
+  // The final gameState normally arrives first; this covers a game stream that is gone. When
+  // the event stream is ahead of the game stream (its lastMove is not on our board yet), give
+  // the final state a moment to arrive so the PGN holds every move.
+  if (!have_full_ || info.status.empty() || info.status == "started" || info.status == "created")
+    return;
+  const bool board_complete =
+      info.last_move.empty() || (!moves_.empty() && moves_.back() == info.last_move);
+  if (board_complete) return finish(info.status, info.winner);
+  pending_finish_ = PendingFinish{info.status, info.winner, env_.clock->now() + kFinalStateWait};
 }
 
 void SessionCore::abandon_locally() {

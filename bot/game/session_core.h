@@ -128,6 +128,12 @@ class SessionCore {
     int attempts = 0;
   };
   std::optional<Retry> retry_;
+  struct PendingFinish {  // the event stream said the game ended; the game stream lags
+    std::string status;
+    std::string winner;
+    TimePoint due{};
+  };
+  std::optional<PendingFinish> pending_finish_;
   std::optional<TimePoint> rethink_at_;
   int think_failures_ = 0;
   double rtt_ms_ = 0;  // smoothed round trip of our move POSTs

@@ -168,6 +168,48 @@ TEST(Engine, ClockedSearchStaysInsideItsBudget) {
   EXPECT_EQ(rec->count(), 1u);
 }
 
+TEST(Engine, ASearchThatEndsEarlyStillKeepsTheHumanMinimumThinkTime) {
+  // The node cap ends the search within milliseconds; against a human the bestmove still
+  // waits for the minimum think time, and against a bot it does not.
+  for (const bool human : {true, false}) {
+    auto engine = make_engine(1);
+    auto rec = std::make_shared<Recorder>();
+    GoLimits limits;
+    limits.wtime = 60000;
+    limits.btime = 60000;
+    limits.nodes = 50;
+    limits.human_opponent = human;
+    limits.min_think_ms = 400;
+    const auto start = std::chrono::steady_clock::now();
+    engine->go(limits, rec);
+    ASSERT_TRUE(rec->wait_bestmove(5s));
+    const auto took = std::chrono::steady_clock::now() - start;
+    if (human) {
+      EXPECT_GE(took, 400ms);
+    } else {
+      EXPECT_LT(took, 300ms);
+    }
+    EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
+  }
+}
+
+TEST(Engine, StopEndsTheMinimumThinkWaitAtOnce) {
+  auto engine = make_engine(1);
+  auto rec = std::make_shared<Recorder>();
+  GoLimits limits;
+  limits.wtime = 60000;
+  limits.btime = 60000;
+  limits.nodes = 50;
+  limits.human_opponent = true;
+  limits.min_think_ms = 5000;
+  const auto start = std::chrono::steady_clock::now();
+  engine->go(limits, rec);
+  std::this_thread::sleep_for(50ms);
+  engine->stop();
+  ASSERT_TRUE(rec->wait_bestmove(2s));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+}
+
 TEST(Engine, SetPositionReusesTheTree) {
   auto engine = make_engine(1);
   auto rec = std::make_shared<Recorder>();

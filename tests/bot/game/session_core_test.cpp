@@ -182,6 +182,68 @@ TEST_F(SessionTest, NetworkErrorOnMoveIsRetriedOnlyIfTheStreamStillShowsOurTurn)
   EXPECT_EQ(core().moves_sent(), 1);
 }
 
+TEST_F(SessionTest, RateLimitedMoveIsSentAgainOnceThePauseIsOver) {
+  move_statuses_ = {429, 200};  // a 429 without a ratelimit body: lichess's one minute
+  feed(full_line(""));
+  engine_.answer("e2e4");
+  EXPECT_EQ(count("move/e2e4"), 1);
+  clock_.advance(Millis(30000));
+  core().tick();  // still paused: hammering would only extend the ban
+  EXPECT_EQ(count("move/e2e4"), 1);
+  clock_.advance(Millis(30001));
+  core().tick();
+  EXPECT_EQ(count("move/e2e4"), 2);
+  EXPECT_EQ(core().moves_sent(), 1);
+  EXPECT_EQ(engine_.thinks.size(), 1u);  // the same move, not a new search
+}
+
+TEST_F(SessionTest, GameFinishAheadOfTheGameStreamWaitsForTheFinalMove) {
+  feed(full_line(""));
+  engine_.answer("e2e4");
+  feed(state_line("e2e4 e7e5"));
+  engine_.answer("d1h5");
+  GameInfo info;
+  info.game_id = "abcdefgh";
+  info.status = "resign";
+  info.winner = "black";
+  info.last_move = "g7g6";  // not on our board yet
+  core().on_game_finished(info);
+  EXPECT_FALSE(core().finished());
+  feed(state_line("e2e4 e7e5 d1h5 g7g6", R"(,"winner":"black")", "resign"));
+  ASSERT_TRUE(core().finished());
+  EXPECT_EQ(core().result(), "loss");
+}
+
+TEST_F(SessionTest, GameFinishWithoutTheGameStreamEndsTheGameAfterAMoment) {
+  feed(full_line(""));
+  engine_.answer("e2e4");
+  GameInfo info;
+  info.game_id = "abcdefgh";
+  info.status = "mate";
+  info.winner = "black";
+  info.last_move = "d8h4";  // the game stream never delivers it
+  core().on_game_finished(info);
+  EXPECT_FALSE(core().finished());
+  clock_.advance(Millis(2100));
+  core().tick();
+  ASSERT_TRUE(core().finished());
+  EXPECT_EQ(core().result(), "loss");
+}
+
+TEST_F(SessionTest, GameFinishWhoseLastMoveWeHaveEndsAtOnce) {
+  feed(full_line(""));
+  engine_.answer("e2e4");
+  feed(state_line("e2e4 e7e5"));
+  GameInfo info;
+  info.game_id = "abcdefgh";
+  info.status = "outoftime";
+  info.winner = "black";
+  info.last_move = "e7e5";
+  core().on_game_finished(info);
+  ASSERT_TRUE(core().finished());
+  EXPECT_EQ(core().result(), "loss");
+}
+
 TEST_F(SessionTest, MoveThatLandedDespiteAnErrorIsNotResent) {
   move_statuses_ = {504};
   feed(full_line(""));

@@ -1,0 +1,53 @@
+#pragma once
+// The real `zhbot run` as the end-to-end tests drive it: a generated YAML config pointing at
+// the emulator, the token given only through LICHESS_BOT_TOKEN, stdout and stderr captured to
+// a log file in the test's directory.
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "tests/e2e/child_process.h"
+
+namespace zh::e2e {
+
+// The YAML sections and keys of config/zhbot.yaml (plus the engine's search, time and
+// evaluator sections). Values are written as given (quote strings yourself where needed).
+class BotSettings {
+ public:
+  // Quick games on a shared 2-core machine: material evaluator, one search thread, a small
+  // tree per move, no pondering, chat kept (it is part of what runs on the wire).
+  explicit BotSettings(const std::string& base_url);
+
+  BotSettings& set(const std::string& section, const std::string& key, const std::string& value);
+  std::string yaml() const;
+
+ private:
+  std::map<std::string, std::map<std::string, std::string>> values_;
+};
+
+class BotProcess {
+ public:
+  // Writes <dir>/<name>.yaml and starts `zhbot run --config` on it; output to <dir>/<name>.log.
+  BotProcess(const std::filesystem::path& dir, const std::string& name, const BotSettings& settings,
+             const std::string& token);
+  BotProcess(const BotProcess&) = delete;
+  BotProcess& operator=(const BotProcess&) = delete;
+
+  ChildProcess& process() { return *process_; }
+  const std::filesystem::path& log_path() const { return log_; }
+  std::string log() const { return read_text(log_); }
+  // How often `needle` occurs in the log so far.
+  int log_count(const std::string& needle) const;
+  bool wait_log(const std::string& needle, std::chrono::milliseconds timeout, int times = 1);
+  // SIGTERM (a drain of up to `drain`), then a second SIGTERM (leave at once), then SIGKILL.
+  ExitStatus terminate(std::chrono::milliseconds drain);
+
+ private:
+  std::filesystem::path log_;
+  std::unique_ptr<ChildProcess> process_;
+};
+
+}  // namespace zh::e2e

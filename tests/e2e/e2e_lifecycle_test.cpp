@@ -1,0 +1,63 @@
+// The daemon's life on the wire (issue 6 §2.6, §2.7): a graceful drain on SIGTERM, and a game
+// resumed by a fresh process after kill -9.
+#include <signal.h>
+
+#include "tests/e2e/e2e_fixture.h"
+
+namespace zh::e2e {
+namespace {
+
+using E2eLifecycle = E2eTest;
+
+Json slow_engine_game(const std::string& user) {
+  // The opponent takes its time, so the game outlives the steps of the test.
+  Json opponent = engine_opponent(0, 30);
+  opponent["delay_ms"] = 150;
+  return challenge_spec(user, true, opponent, 60, 0);
+}
+
+TEST_F(E2eLifecycle, SigtermDeclinesNewChallengesFinishesTheGameAndExitsZero) {
+  start_emulator();
+  BotProcess& bot = start_bot(settings());
+  const std::string id = accepted_game(emu_->challenge(slow_engine_game("Pia")));
+  ASSERT_FALSE(id.empty());
+  emu_->wait_plies(id, 4, 20s);
+  bot.process().signal(SIGTERM);
+  // Draining: a challenge that arrives now is declined for later, the game goes on.
+  const std::string late = emu_->challenge(slow_engine_game("Quin"));
+  EXPECT_TRUE(eventually(
+      [&] { return emu_->challenge_state(late).value("declineReasonKey", "") == "later"; }, 10s))
+      << emu_->challenge_state(late).dump();
+  EXPECT_TRUE(bot.process().running()) << "the daemon left with a game running";
+  const int plies_at_term = emu_->game(id).value("plies", 0);
+  const auto status = bot.process().wait_exit(120s);
+  ASSERT_TRUE(status.has_value()) << "the daemon did not exit after its game";
+  EXPECT_TRUE(status->exited && status->code == 0) << status->describe();
+  const Json g = emu_->game(id);
+  EXPECT_TRUE(game_over(g)) << "the daemon exited before its game was over: " << g.dump();
+  EXPECT_GT(g.value("plies", 0), plies_at_term) << "no move was played after SIGTERM";
+  expect_clean_finish(id, 5s);
+}
+
+TEST_F(E2eLifecycle, KillNineMidGameThenARestartResumesAndFinishesTheGame) {
+  start_emulator();
+  BotSettings s = settings();
+  BotProcess& first = start_bot(s);
+  const std::string id = accepted_game(emu_->challenge(slow_engine_game("Rex")));
+  ASSERT_FALSE(id.empty());
+  emu_->wait_plies(id, 6, 20s);
+  first.process().signal(SIGKILL);
+  const auto killed = first.process().wait_exit(5s);
+  ASSERT_TRUE(killed.has_value());
+  EXPECT_TRUE(killed->signalled);
+  const int bot_moves_before = emu_->game(id).value("bot_moves", 0);
+  // The server keeps the game (and our clock runs) while no process plays it.
+  start_bot(s);
+  const Json g = expect_clean_finish(id, 120s);
+  EXPECT_GT(g.value("bot_moves", 0), bot_moves_before) << "the restarted daemon never moved";
+  EXPECT_GE(g.value("stream_opens", 0), 2);
+  EXPECT_EQ(emu_->stats().value("games", 0), 1);
+}
+
+}  // namespace
+}  // namespace zh::e2e
