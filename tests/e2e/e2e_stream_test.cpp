@@ -27,9 +27,17 @@ TEST_F(E2eStreams, EventStreamDroppedMidGameReconnectsAndTheGameGoesOn) {
   // event (the challenge below), which the bot therefore first sees in the reconnect's replay.
   emu_->add_faults({{"target", "event_stream"}, {"drop_after_lines", 2}, {"count", 1}});
   BotSettings s = settings();
-  s.set("challenge", "max_concurrent_games", "1");
+  // The game must outlast both blips whatever happens on the board: a near-random bot (two
+  // tree nodes per move, no mate search) against a slow random mover that resigns at ply 40.
+  s.set("challenge", "max_concurrent_games", "1")
+      .set("evaluator", "backend", "uniform")
+      .set("search", "max_tree_nodes", "2")
+      .set("search", "mate_in_one", "false")
+      .set("search", "mcts_solver", "false");
   start_bot(s);
-  const std::string id = accepted_game(emu_->challenge(quick_game("Kim")));
+  Json long_game =
+      challenge_spec("Kim", true, {{"type", "random"}, {"delay_ms", 250}, {"resign_at_ply", 40}});
+  const std::string id = accepted_game(emu_->challenge(long_game));
   ASSERT_FALSE(id.empty());
   emu_->wait_plies(id, 6, 20s);
   const std::string second = emu_->challenge(quick_game("Lou"));
