@@ -317,7 +317,9 @@ void Engine::run(std::shared_ptr<Run> r) {
     }
     best.move = snap.children[choice].move;
     if (choice == snap.best && snap.pv.size() > 1) best.ponder = snap.pv[1];
-    previous_best_q_ = snap.children[choice].q;
+    // The critical-position rule compares our moves' values. An infinite search is analysis or
+    // the bot's pondering on the opponent's move, whose Q is from the other side: not ours.
+    if (!r->limits.infinite) previous_best_q_ = snap.children[choice].q;
   }
   if (!snap.error.empty()) out.on_message("search error: " + snap.error);
   {

@@ -5,7 +5,7 @@ namespace zh {
 void declare_evaluator_options(Options& o) {
   const char* g = "evaluator";
   // The choices are the backends this program was built with ("torch" only when linked).
-  o.add_combo("backend", "uniform", evaluator_backends(), g,
+  o.add_combo("backend", "material", evaluator_backends(), g,
               "evaluator: torch (a TorchScript network), material (hand-written, weak) or "
               "uniform (no knowledge; tests and benchmarks)");
   o.add_string("model", "", g, "TorchScript model file for the torch backend");

@@ -123,10 +123,20 @@ void BotConfig::declare(Options& o) {
 BotConfig BotConfig::from(const Options& o) {
   BotConfig c;
   c.base_url = o.get_string("base_url");
-  if (c.base_url.rfind("https://", 0) != 0 && c.base_url.rfind("http://", 0) != 0)
+  // The token travels in a header: plain http only where it cannot leave the machine.
+  const bool https = c.base_url.rfind("https://", 0) == 0;
+  bool loopback_http = false;
+  for (const char* host : {"http://127.0.0.1", "http://localhost", "http://[::1]"}) {
+    const std::string prefix = host;
+    if (c.base_url.rfind(prefix, 0) == 0 &&
+        (c.base_url.size() == prefix.size() || c.base_url[prefix.size()] == ':' ||
+         c.base_url[prefix.size()] == '/'))
+      loopback_http = true;
+  }
+  if (!https && !loopback_http)
     throw OptionError("option 'base_url': value '" + c.base_url +
-                      "' is not allowed; expected an https:// (or http:// for a local test "
-                      "server) URL");
+                      "' is not allowed; expected an https:// URL (plain http:// only for a "
+                      "local test server on 127.0.0.1, localhost or [::1])");
   c.token_file = o.get_string("token_file");
   c.request_timeout_ms = o.get_int("request_timeout_ms");
   c.stream_idle_timeout_s = o.get_int("stream_idle_timeout_s");

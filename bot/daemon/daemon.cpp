@@ -214,7 +214,11 @@ void Daemon::handle_line(std::string_view line) {
 }
 
 void Daemon::on_game_start(const GameInfo& game) {
-  if (finished_games_.contains(game.game_id)) return;
+  {
+    // finished_games_ is also written by reap_sessions on the main thread.
+    std::lock_guard lock(mutex_);
+    if (finished_games_.contains(game.game_id)) return;
+  }
   if (!game.compat_bot) {
     spdlog::warn("game {} cannot be played with the Bot API; ignoring it", game.game_id);
     return;
@@ -236,8 +240,8 @@ void Daemon::on_game_start(const GameInfo& game) {
 }
 
 void Daemon::on_game_finish(const GameInfo& game) {
-  finished_games_.insert(game.game_id);
   std::lock_guard lock(mutex_);
+  finished_games_.insert(game.game_id);
   pending_.erase(game.game_id);
   auto it = sessions_.find(game.game_id);
   if (it != sessions_.end()) it->second.session->game_finished(game);
@@ -356,6 +360,10 @@ void Daemon::on_challenge(const Challenge& c) {
         std::lock_guard lock(mutex_);
         pending_.erase(c.id);
         spdlog::warn("could not accept challenge {} from {}: {}", c.id, c.challenger.name, r.error);
+        // A transient failure: when the event stream replays the challenge, try it again.
+        if (r.status == ApiStatus::kServerError || r.status == ApiStatus::kNetworkError ||
+            r.status == ApiStatus::kRateLimited)
+          seen_challenges_.forget(c.id);
       }
       return;
     }

@@ -25,6 +25,8 @@ class SeenIds {
     return true;
   }
   bool contains(const std::string& id) const { return set_.count(id) != 0; }
+  // Lets `id` be handled again (its entry in the age order stays and ages out harmlessly).
+  void forget(const std::string& id) { set_.erase(id); }
 
  private:
   std::size_t capacity_;

@@ -100,7 +100,15 @@ void EngineAdapter::think(const std::string& initial_fen, const std::vector<std:
   }
   go.human_opponent = limits.human_opponent;
   go.min_think_ms = limits.min_think_ms;
-  engine_->go(go, std::make_shared<ThinkListener>(engine_->game().position(), std::move(done)));
+  try {
+    engine_->go(go, std::make_shared<ThinkListener>(engine_->game().position(), done));
+  } catch (const std::exception& e) {
+    // The evaluator could not be built, say. The session must hear of it, or it would wait for
+    // a move forever.
+    ThinkResult r;
+    r.error = std::string("search not started: ") + e.what();
+    done(r);
+  }
 }
 
 void EngineAdapter::ponder(const std::string& initial_fen, const std::vector<std::string>& moves) {

@@ -12,7 +12,8 @@ namespace zh::bot {
 namespace {
 
 constexpr Millis kMoveRetryDelay{400};  // lets the stream show whether the POST landed
-constexpr int kMaxMoveAttempts = 3;
+constexpr int kQuickMoveAttempts = 3;
+constexpr Millis kSlowMoveRetryDelay{1500};
 constexpr int kMaxRejections = 2;  // 400s for one ply before we stop insisting
 constexpr Millis kRethinkDelay{500};
 constexpr int kMaxThinkFailures = 3;
@@ -285,10 +286,10 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
       const int attempts = retry_ && retry_->ply == ply ? retry_->attempts + 1 : 1;
       log_->warn("move {} not confirmed ({}); checking the stream before retry {}", uci, res.error,
                  attempts);
-      if (attempts < kMaxMoveAttempts)
-        retry_ = Retry{uci, r, ply, env_.clock->now() + kMoveRetryDelay, attempts};
-      else
-        retry_.reset();
+      // Never give up while the game runs (a dropped move is a game lost on time): quick
+      // retries first, then slower ones so a server in trouble is not hammered.
+      const Millis delay = attempts < kQuickMoveAttempts ? kMoveRetryDelay : kSlowMoveRetryDelay;
+      retry_ = Retry{uci, r, ply, env_.clock->now() + delay, attempts};
       return;
     }
     case ApiStatus::kRateLimited: {
@@ -298,10 +299,7 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
       const int attempts = retry_ && retry_->ply == ply ? retry_->attempts + 1 : 1;
       log_->warn("move {} rate limited ({}); sending it again in {} ms", uci, res.error,
                  pause.count());
-      if (attempts < kMaxMoveAttempts)
-        retry_ = Retry{uci, r, ply, env_.clock->now() + pause, attempts};
-      else
-        retry_.reset();
+      retry_ = Retry{uci, r, ply, env_.clock->now() + pause, attempts};
       return;
     }
     case ApiStatus::kClientError:

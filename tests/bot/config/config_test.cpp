@@ -89,6 +89,15 @@ TEST(Config, ErrorsNameTheKeyTheValueAndWhatIsAllowed) {
 
   e = error_of("lichess:\n  base_url: lichess.org\n");
   EXPECT_NE(e.find("https://"), std::string::npos) << e;
+
+  // Plain http would send the token in clear text: only loopback test servers may use it.
+  for (const char* url :
+       {"http://lichess.org", "http://127.0.0.1.example.com", "http://localhost.evil.net:80"}) {
+    e = error_of(std::string("lichess:\n  base_url: ") + url + "\n");
+    EXPECT_NE(e.find("plain http://"), std::string::npos) << url << ": " << e;
+  }
+  for (const char* url : {"http://localhost:9000", "http://[::1]:8080/", "http://127.0.0.1"})
+    EXPECT_EQ(error_of(std::string("lichess:\n  base_url: ") + url + "\n"), "") << url;
 }
 
 TEST(Config, UnknownKeysAndSectionsAreRejectedWithTheAllowedOnes) {

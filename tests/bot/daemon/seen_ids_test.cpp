@@ -21,5 +21,14 @@ TEST(SeenIds, OldestIdsAreForgottenPastTheCapacity) {
   EXPECT_FALSE(seen.insert("b"));
 }
 
+TEST(SeenIds, AForgottenIdIsNewAgain) {
+  SeenIds seen;
+  EXPECT_TRUE(seen.insert("a"));
+  seen.forget("a");
+  EXPECT_FALSE(seen.contains("a"));
+  EXPECT_TRUE(seen.insert("a"));
+  EXPECT_FALSE(seen.insert("a"));
+}
+
 }  // namespace
 }  // namespace zh::bot

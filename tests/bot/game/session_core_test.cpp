@@ -182,6 +182,19 @@ TEST_F(SessionTest, NetworkErrorOnMoveIsRetriedOnlyIfTheStreamStillShowsOurTurn)
   EXPECT_EQ(core().moves_sent(), 1);
 }
 
+TEST_F(SessionTest, AMoveIsNeverGivenUpWhileTheGameRuns) {
+  move_statuses_ = {502, 502, 502, 502, 502, 200};  // a server in trouble for a while
+  feed(full_line(""));
+  engine_.answer("e2e4");
+  for (int i = 0; i < 10 && core().moves_sent() == 0; ++i) {
+    clock_.advance(Millis(1600));
+    core().tick();
+  }
+  EXPECT_EQ(core().moves_sent(), 1);
+  EXPECT_EQ(count("move/e2e4"), 6);
+  EXPECT_EQ(engine_.thinks.size(), 1u);
+}
+
 TEST_F(SessionTest, RateLimitedMoveIsSentAgainOnceThePauseIsOver) {
   move_statuses_ = {429, 200};  // a 429 without a ratelimit body: lichess's one minute
   feed(full_line(""));

@@ -56,7 +56,7 @@ TEST_F(UciTest, HandshakeListsVariantPonderAndEveryOption) {
   EXPECT_NE(out.find("option name Move_Overhead type spin default 300 min 0 max 60000\n"),
             std::string::npos);
   EXPECT_NE(out.find("option name Cpuct_Init type string default 2.5\n"), std::string::npos);
-  EXPECT_NE(out.find("option name Backend type combo default uniform"), std::string::npos);
+  EXPECT_NE(out.find("option name Backend type combo default material"), std::string::npos);
   EXPECT_EQ(out.substr(out.size() - 6), "uciok\n");
   send({"isready"});
   EXPECT_EQ(output().substr(output().size() - 8), "readyok\n");
