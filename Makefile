@@ -4,7 +4,7 @@ BUILD_TYPE ?= RelWithDebInfo
 ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: deps configure build test bench perft-bench run demo soak clean
+.PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak clean
 
 deps:
 	@bash deploy/install-deps.sh
@@ -22,11 +22,23 @@ test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j2 -LE slow
 
 # Benchmarks are programs; each prints its figures and the ratio to its anchor.
-bench: perft-bench
+bench: search-bench perft-bench nn-bench
+
+search-bench: build
+	$(ZHBOT) bench
 
 perft-bench: build
 	$(ZHBOT) perft --bench
 	python3 tools/perft_vs_fairy.py --zhbot $(ZHBOT) --rounds 3
+
+# A random-weight 6x64 residual net: the size the targets are set for (no model download).
+BENCH_NET := $(BUILD_DIR)/bench-net-6x64.pt
+$(BENCH_NET):
+	/usr/bin/python3 training/make_random_net.py $@ --blocks 6 --channels 64 --seed 1
+
+nn-bench: build $(BENCH_NET)
+	$(ZHBOT) nnbench --model $(BENCH_NET) --batch 1,8,16,64 --threads 2
+	python3 tools/search_efficiency.py --zhbot $(ZHBOT) --rounds 3
 
 # With a token: the daemon against lichess.org. Without: the offline demo.
 # ZHBOT_CONFIG picks another config file.

@@ -117,14 +117,17 @@ size_t append_body(char* data, size_t size, size_t count, void* user) {
 
 }  // namespace
 
-HttpResponse HttpClient::get(std::string_view path) { return perform("GET", path, {}); }
+HttpResponse HttpClient::get(std::string_view path) {
+  return perform("GET", path, {}, settings_.request_timeout);
+}
 
-HttpResponse HttpClient::post(std::string_view path, std::string_view form_body) {
-  return perform("POST", path, form_body);
+HttpResponse HttpClient::post(std::string_view path, std::string_view form_body,
+                              std::optional<Millis> timeout) {
+  return perform("POST", path, form_body, timeout.value_or(settings_.request_timeout));
 }
 
 HttpResponse HttpClient::perform(std::string_view method, std::string_view path,
-                                 std::string_view body) {
+                                 std::string_view body, Millis timeout) {
   auto handle = acquire();
   CURL* curl = handle->curl;
   const std::string url = settings_.base_url + std::string(path);
@@ -134,7 +137,7 @@ HttpResponse HttpClient::perform(std::string_view method, std::string_view path,
   headers.add("Accept: application/json");
   if (method == "POST") headers.add("Content-Type: application/x-www-form-urlencoded");
   common_options(curl, settings_, url, headers, error_buffer);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, long(settings_.request_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, long(timeout.count()));
   if (method == "POST") {
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, post_body.c_str());

@@ -61,8 +61,10 @@ class HttpClient {
   HttpClient& operator=(const HttpClient&) = delete;
 
   HttpResponse get(std::string_view path);
-  // POST with an application/x-www-form-urlencoded body (may be empty).
-  HttpResponse post(std::string_view path, std::string_view form_body = {});
+  // POST with an application/x-www-form-urlencoded body (may be empty). `timeout` replaces
+  // the settings' request timeout for this request (a move must not wait 10 s on a dead link).
+  HttpResponse post(std::string_view path, std::string_view form_body = {},
+                    std::optional<Millis> timeout = std::nullopt);
 
   // Opens a GET stream and hands each received chunk of a 200 body to `on_bytes`. Returns when
   // the server closes, on a network error, when no byte arrived for `idle_timeout` (measured
@@ -79,7 +81,8 @@ class HttpClient {
 
  private:
   struct Handle;
-  HttpResponse perform(std::string_view method, std::string_view path, std::string_view body);
+  HttpResponse perform(std::string_view method, std::string_view path, std::string_view body,
+                       Millis timeout);
   std::unique_ptr<Handle> acquire();
   void release(std::unique_ptr<Handle> handle);
 

@@ -1,5 +1,6 @@
 #include "bot/lichess/lichess_client.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "bot/lichess/redact.h"
@@ -101,7 +102,8 @@ LichessClient::LichessClient(HttpClient& http, Clock& clock, RandomSource random
       gate_(clock) {}
 
 ApiResult LichessClient::call(std::string_view endpoint, Method method, const std::string& path,
-                              const std::string& body, bool retryable) {
+                              const std::string& body, bool retryable,
+                              std::optional<Millis> timeout) {
   ApiResult result;
   if (const Millis left = gate_.remaining(endpoint); left.count() > 0) {
     result.status = ApiStatus::kRateLimited;
@@ -112,7 +114,8 @@ ApiResult LichessClient::call(std::string_view endpoint, Method method, const st
   Backoff backoff(retry_.backoff, random_);
   const int max_attempts = retryable ? std::max(1, retry_.max_attempts) : 1;
   for (int attempt = 1;; ++attempt) {
-    HttpResponse response = method == Method::kGet ? http_.get(path) : http_.post(path, body);
+    HttpResponse response =
+        method == Method::kGet ? http_.get(path) : http_.post(path, body, timeout);
     if (observer_) observer_(endpoint, response.status, response.elapsed);
     result.attempts = attempt;
     result.http_status = response.status;
@@ -182,7 +185,10 @@ ApiResult LichessClient::move(std::string_view game_id, std::string_view uci,
   if (!is_valid_uci(uci)) return invalid("invalid move text '" + std::string(uci) + "'");
   std::string path = "/api/bot/game/" + std::string(game_id) + "/move/" + std::string(uci);
   if (offering_draw) path += *offering_draw ? "?offeringDraw=true" : "?offeringDraw=false";
-  return call("move", Method::kPost, path, {}, false);
+  // A move answers in milliseconds; one that hangs is better given up soon and sent again
+  // (the session checks the stream first, so it is never played twice).
+  const Millis timeout = std::min(kMoveRequestTimeout, http_.settings().request_timeout);
+  return call("move", Method::kPost, path, {}, false, timeout);
 }
 
 ApiResult LichessClient::chat(std::string_view game_id, ChatRoom room, std::string_view text) {

@@ -20,6 +20,9 @@
 
 namespace zh::bot {
 
+// A move POST that has not answered in this long is abandoned and retried.
+inline constexpr Millis kMoveRequestTimeout{3000};
+
 enum class ApiStatus {
   kOk,
   kRateLimited,   // 429 now, or the endpoint is still paused from an earlier 429
@@ -101,7 +104,8 @@ class LichessClient {
  private:
   enum class Method { kGet, kPost };
   ApiResult call(std::string_view endpoint, Method method, const std::string& path,
-                 const std::string& body, bool retryable);
+                 const std::string& body, bool retryable,
+                 std::optional<Millis> timeout = std::nullopt);
 
   HttpClient& http_;
   Clock& clock_;

@@ -226,9 +226,11 @@ void UciLoop::cmd_go(const std::string& args) {
     } else if (t == "ponder") {
       limits.ponder = true;
     } else if (t == "depth" || t == "mate") {
+      // MCTS has no depth to stop at. Next to a clock or another limit it is ignored (a GUI
+      // must still get its move in time); alone it searches until stop, like `go infinite`.
       number(i);
-      send("info string go " + t + " is not supported by MCTS; searching until stop");
-      limits.infinite = true;
+      send("info string go " + t + " is not supported by MCTS; ignored");
+      continue;
     } else {
       send("info string go: ignoring unknown token '" + t + "'");
       continue;

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "bot/lichess/redact.h"
 #include "tests/bot/support/fake_clock.h"
@@ -146,6 +148,28 @@ TEST_F(LichessClientTest, MovesAreNeverRetriedBlindly) {
   EXPECT_EQ(hits_.load(), 1);
   EXPECT_EQ(path_seen, "/api/bot/game/abcdefgh/move/P@e4");
   EXPECT_EQ(query_seen, "false");
+}
+
+TEST_F(LichessClientTest, AMoveThatHangsIsGivenUpSoonerThanOtherRequests) {
+  server_.server().Post(R"(/api/bot/game/(\w+)/move/(.+))",
+                        [&](const httplib::Request&, httplib::Response& res) {
+                          std::this_thread::sleep_for(std::chrono::milliseconds(3600));
+                          res.set_content(R"({"ok":true})", "application/json");
+                        });
+  server_.start();
+  HttpSettings s;
+  s.base_url = server_.base_url();
+  s.token = kToken;
+  s.request_timeout = Millis(10000);
+  HttpClient http(s);
+  LichessClient client(
+      http, clock_, [] { return 0.5; }, cancel_);
+  const auto start = std::chrono::steady_clock::now();
+  const ApiResult r = client.move("abcdefgh", "e2e4");
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.status, ApiStatus::kNetworkError);
+  EXPECT_GE(took, kMoveRequestTimeout - Millis(100));
+  EXPECT_LT(took, kMoveRequestTimeout + Millis(500));
 }
 
 TEST_F(LichessClientTest, DeclineSendsTheReasonKey) {

@@ -118,6 +118,16 @@ TEST_F(UciTest, StopDuringPonderAndPonderhit) {
   EXPECT_EQ(lines_starting("bestmove ").size(), 2u);
 }
 
+TEST_F(UciTest, GoDepthNextToAClockStillMovesInTime) {
+  // Some GUIs add `depth` to a clocked go; it must not turn the search into an infinite one.
+  send({"position startpos", "go depth 12 wtime 5000 btime 5000"});
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(lines_starting("bestmove ").size(), 1u);  // output() waits for the search
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+  EXPECT_NE(output().find("info string go depth is not supported by MCTS; ignored"),
+            std::string::npos);
+}
+
 TEST_F(UciTest, InfiniteUntilStopAndPositionDuringSearch) {
   send({"position startpos", "go infinite"});
   std::this_thread::sleep_for(20ms);
