@@ -36,12 +36,18 @@ TEST_F(E2eGame, FullGameAgainstFairyStockfishEndsCleanlyWithAPgn) {
 TEST_F(E2eGame, ThreeGamesAtOnceShareOneEvaluatorAndNoneFlags) {
   start_emulator();
   BotSettings s = settings();
-  s.set("challenge", "max_concurrent_games", "3");
+  // The real clock-driven budget (no tree cap) and pondering on: three searches and three
+  // Fairy-Stockfish processes share two cores, and the time manager must still keep every
+  // clock above zero.
+  s.set("challenge", "max_concurrent_games", "3")
+      .set("search", "max_tree_nodes", "0")
+      .set("game", "ponder", "on")
+      .set("game", "ponder_single_game_only", "false");
   start_bot(s);
   std::vector<std::string> challenges;
   for (const char* user : {"Ann", "Bob", "Cid"}) {
     Json spec = challenge_spec(user, true, engine_opponent(0, 30), 60, 0);
-    spec["initial_ms"] = 30000;
+    spec["initial_ms"] = 20000;
     challenges.push_back(emu_->challenge(spec));
   }
   std::vector<std::string> games;
