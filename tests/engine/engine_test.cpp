@@ -168,20 +168,25 @@ TEST(Engine, ClockedSearchStaysInsideItsBudget) {
   EXPECT_EQ(rec->count(), 1u);
 }
 
+// A clocked search that the node cap ends within milliseconds.
+GoLimits capped_search(bool human, std::int64_t min_think_ms) {
+  GoLimits limits;
+  limits.wtime = 60000;
+  limits.btime = 60000;
+  limits.nodes = 50;
+  limits.human_opponent = human;
+  limits.min_think_ms = min_think_ms;
+  return limits;
+}
+
 TEST(Engine, ASearchThatEndsEarlyStillKeepsTheHumanMinimumThinkTime) {
   // The node cap ends the search within milliseconds; against a human the bestmove still
   // waits for the minimum think time, and against a bot it does not.
   for (const bool human : {true, false}) {
     auto engine = make_engine(1);
     auto rec = std::make_shared<Recorder>();
-    GoLimits limits;
-    limits.wtime = 60000;
-    limits.btime = 60000;
-    limits.nodes = 50;
-    limits.human_opponent = human;
-    limits.min_think_ms = 400;
     const auto start = std::chrono::steady_clock::now();
-    engine->go(limits, rec);
+    engine->go(capped_search(human, 400), rec);
     ASSERT_TRUE(rec->wait_bestmove(5s));
     const auto took = std::chrono::steady_clock::now() - start;
     if (human) {
@@ -196,14 +201,8 @@ TEST(Engine, ASearchThatEndsEarlyStillKeepsTheHumanMinimumThinkTime) {
 TEST(Engine, StopEndsTheMinimumThinkWaitAtOnce) {
   auto engine = make_engine(1);
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
-  limits.wtime = 60000;
-  limits.btime = 60000;
-  limits.nodes = 50;
-  limits.human_opponent = true;
-  limits.min_think_ms = 5000;
   const auto start = std::chrono::steady_clock::now();
-  engine->go(limits, rec);
+  engine->go(capped_search(true, 5000), rec);
   std::this_thread::sleep_for(50ms);
   engine->stop();
   ASSERT_TRUE(rec->wait_bestmove(2s));

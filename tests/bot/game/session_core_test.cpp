@@ -195,6 +195,16 @@ TEST_F(SessionTest, AMoveIsNeverGivenUpWhileTheGameRuns) {
   EXPECT_EQ(engine_.thinks.size(), 1u);
 }
 
+// The event stream's gameFinish for a game Black won, whose last move was `last_move`.
+GameInfo finish_event(const std::string& status, const std::string& last_move) {
+  GameInfo info;
+  info.game_id = "abcdefgh";
+  info.status = status;
+  info.winner = "black";
+  info.last_move = last_move;
+  return info;
+}
+
 TEST_F(SessionTest, RateLimitedMoveIsSentAgainOnceThePauseIsOver) {
   move_statuses_ = {429, 200};  // a 429 without a ratelimit body: lichess's one minute
   feed(full_line(""));
@@ -215,11 +225,7 @@ TEST_F(SessionTest, GameFinishAheadOfTheGameStreamWaitsForTheFinalMove) {
   engine_.answer("e2e4");
   feed(state_line("e2e4 e7e5"));
   engine_.answer("d1h5");
-  GameInfo info;
-  info.game_id = "abcdefgh";
-  info.status = "resign";
-  info.winner = "black";
-  info.last_move = "g7g6";  // not on our board yet
+  const GameInfo info = finish_event("resign", "g7g6");  // not on our board yet
   core().on_game_finished(info);
   EXPECT_FALSE(core().finished());
   feed(state_line("e2e4 e7e5 d1h5 g7g6", R"(,"winner":"black")", "resign"));
@@ -230,11 +236,7 @@ TEST_F(SessionTest, GameFinishAheadOfTheGameStreamWaitsForTheFinalMove) {
 TEST_F(SessionTest, GameFinishWithoutTheGameStreamEndsTheGameAfterAMoment) {
   feed(full_line(""));
   engine_.answer("e2e4");
-  GameInfo info;
-  info.game_id = "abcdefgh";
-  info.status = "mate";
-  info.winner = "black";
-  info.last_move = "d8h4";  // the game stream never delivers it
+  const GameInfo info = finish_event("mate", "d8h4");  // the game stream never delivers it
   core().on_game_finished(info);
   EXPECT_FALSE(core().finished());
   clock_.advance(Millis(2100));
@@ -247,11 +249,7 @@ TEST_F(SessionTest, GameFinishWhoseLastMoveWeHaveEndsAtOnce) {
   feed(full_line(""));
   engine_.answer("e2e4");
   feed(state_line("e2e4 e7e5"));
-  GameInfo info;
-  info.game_id = "abcdefgh";
-  info.status = "outoftime";
-  info.winner = "black";
-  info.last_move = "e7e5";
+  const GameInfo info = finish_event("outoftime", "e7e5");
   core().on_game_finished(info);
   ASSERT_TRUE(core().finished());
   EXPECT_EQ(core().result(), "loss");
