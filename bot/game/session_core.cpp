@@ -279,27 +279,29 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
     maybe_ponder(uci);
     return;
   }
+  // A move that did not land is never given up while the game runs: a dropped move is a game
+  // lost on time.
+  const int retry_attempts = retry_ && retry_->ply == ply ? retry_->attempts : 0;
+  auto retry_in = [&](Millis delay, int attempts) {
+    retry_ = Retry{uci, r, ply, env_.clock->now() + delay, attempts};
+  };
   switch (res.status) {
     case ApiStatus::kNetworkError:
     case ApiStatus::kServerError: {
-      // The move may or may not have landed: look at the stream before sending it again.
-      const int attempts = retry_ && retry_->ply == ply ? retry_->attempts + 1 : 1;
+      // The move may or may not have landed: the retry looks at the stream before sending it
+      // again. Quick retries first, then slower ones so a server in trouble is not hammered.
+      const int attempts = retry_attempts + 1;
       log_->warn("move {} not confirmed ({}); checking the stream before retry {}", uci, res.error,
                  attempts);
-      // Never give up while the game runs (a dropped move is a game lost on time): quick
-      // retries first, then slower ones so a server in trouble is not hammered.
-      const Millis delay = attempts < kQuickMoveAttempts ? kMoveRetryDelay : kSlowMoveRetryDelay;
-      retry_ = Retry{uci, r, ply, env_.clock->now() + delay, attempts};
+      retry_in(attempts < kQuickMoveAttempts ? kMoveRetryDelay : kSlowMoveRetryDelay, attempts);
       return;
     }
     case ApiStatus::kRateLimited: {
-      // Lichess did not take the move. Our clock runs either way, so send it again the moment
-      // the pause it asked for is over: a late move beats a lost game.
+      // Lichess did not take the move: send it again the moment the pause it asked for is over.
       const Millis pause = std::max(env_.client->rate_limits().remaining("move"), Millis(1));
-      const int attempts = retry_ && retry_->ply == ply ? retry_->attempts + 1 : 1;
       log_->warn("move {} rate limited ({}); sending it again in {} ms", uci, res.error,
                  pause.count());
-      retry_ = Retry{uci, r, ply, env_.clock->now() + pause, attempts};
+      retry_in(pause, retry_attempts + 1);
       return;
     }
     case ApiStatus::kClientError:

@@ -22,6 +22,9 @@ class BotSettings {
   explicit BotSettings(const std::string& base_url);
 
   BotSettings& set(const std::string& section, const std::string& key, const std::string& value);
+  // No mate-in-one check and no solver: the search runs its full budget even when it sees a
+  // mate, so a test can control how long a move or a game takes.
+  BotSettings& without_mate_search();
   std::string yaml() const;
 
  private:

@@ -32,8 +32,7 @@ TEST_F(E2eStreams, EventStreamDroppedMidGameReconnectsAndTheGameGoesOn) {
   s.set("challenge", "max_concurrent_games", "1")
       .set("evaluator", "backend", "uniform")
       .set("search", "max_tree_nodes", "2")
-      .set("search", "mate_in_one", "false")
-      .set("search", "mcts_solver", "false");
+      .without_mate_search();
   start_bot(s);
   Json long_game =
       challenge_spec("Kim", true, {{"type", "random"}, {"delay_ms", 250}, {"resign_at_ply", 40}});

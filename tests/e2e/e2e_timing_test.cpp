@@ -19,9 +19,8 @@ TEST_F(E2eTiming, AgainstAHumanMoveTimesVaryByAboutTenPercentAboveTheMinimum) {
   BotSettings s = settings();
   // A nearly constant budget: ~60 s / 500 + 0.7 * 1 s - 0.1 s = ~0.72 s per move, spent in
   // full (no tree cap, no early stop on easy moves, no extension, no solver shortcut).
-  s.set("search", "max_tree_nodes", "0")
-      .set("search", "mcts_solver", "false")
-      .set("search", "mate_in_one", "false")
+  s.without_mate_search()
+      .set("search", "max_tree_nodes", "0")
       .set("time", "expected_game_length", "500")
       .set("time", "late_game_move", "499")
       .set("time", "easy_move_fraction", "1.0")
