@@ -34,7 +34,7 @@ perft-bench: build
 # A random-weight 6x64 residual net: the size the targets are set for (no model download).
 BENCH_NET := $(BUILD_DIR)/bench-net-6x64.pt
 $(BENCH_NET):
-	/usr/bin/python3 training/make_random_net.py $@ --blocks 6 --channels 64 --seed 1
+	/usr/bin/python3 -m training.make_random_net $@ --arch resnet-6x64 --seed 1
 
 nn-bench: build $(BENCH_NET)
 	$(ZHBOT) nnbench --model $(BENCH_NET) --batch 1,8,16,64 --threads 2

@@ -2,7 +2,7 @@
 """Search efficiency: MCTS nodes/s with the torch backend divided by the raw network
 positions/s at the same batch size, both measured in the same run, alternating, for several
 rounds (median ratio). Uses a random-weight 6x64 residual net made by
-training/make_random_net.py, so it needs no downloaded model.
+training.make_random_net, so it needs no downloaded model.
 """
 import argparse
 import os
@@ -30,7 +30,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         net = os.path.join(tmp, "resnet6x64.pt")
-        run(["/usr/bin/python3", "training/make_random_net.py", net])
+        run(["/usr/bin/python3", "-m", "training.make_random_net", net])
         ratios = []
         for r in range(1, args.rounds + 1):
             bench = run([args.zhbot, "nnbench", "-m", net, "-b", str(args.batch), "-t", "1",

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "bot/lichess/redact.h"
+#include "engine/log.h"
 
 namespace zh::bot {
 
@@ -86,6 +87,12 @@ void setup_logging(LogFormat format, std::string_view level, LogWriter writer) {
   logger->set_level(spdlog::level::from_str(std::string(level)));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
+  // The engine's messages (model loaded, ...) go through the same redacting logger.
+  set_log_sink([](LogLevel lvl, std::string_view text) {
+    static constexpr spdlog::level::level_enum kLevels[] = {
+        spdlog::level::debug, spdlog::level::info, spdlog::level::warn, spdlog::level::err};
+    spdlog::default_logger()->log(kLevels[static_cast<int>(lvl)], "{}", text);
+  });
 }
 
 std::shared_ptr<spdlog::logger> game_logger(std::string_view game_id) {

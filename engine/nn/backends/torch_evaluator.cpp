@@ -1,12 +1,12 @@
 #include "engine/nn/backends/torch_evaluator.h"
 
 #include <ATen/Parallel.h>
-#include <spdlog/spdlog.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 #include <mutex>
@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "engine/log.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/priors.h"
@@ -285,7 +286,8 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
       m.info.optimization = pass;
       break;
     } catch (const std::exception& e) {
-      spdlog::debug("nn: {} not applied to {}: {}", pass, path, torch_message(e));
+      log_message(LogLevel::kDebug, std::string("nn: ") + pass + " not applied to " + path + ": " +
+                                         torch_message(e));
     }
   }
   if (m.info.optimization == "none") m.check(m.module, m.info.device + " " + config.precision);
@@ -303,10 +305,13 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   }
   m.info.load_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  spdlog::info("nn: loaded {} on {} ({}, {} thread(s), {}), policy {}, {:.2f} s; metadata: {}",
-               path, m.info.device, m.info.precision, m.info.threads, m.info.optimization,
-               m.info.policy_shape, m.info.load_seconds,
-               m.info.metadata.empty() ? "none" : m.info.metadata);
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.2f", m.info.load_seconds);
+  log_message(LogLevel::kInfo, "nn: loaded " + path + " on " + m.info.device + " (" +
+                                   m.info.precision + ", " + std::to_string(m.info.threads) +
+                                   " thread(s), " + m.info.optimization + "), policy " +
+                                   m.info.policy_shape + ", " + seconds + " s; metadata: " +
+                                   (m.info.metadata.empty() ? "none" : m.info.metadata));
 }
 
 TorchEvaluator::~TorchEvaluator() = default;

@@ -3,12 +3,12 @@
 #include <iostream>
 #include <memory>
 
-#include "bot/cli/commands.h"
-#include "bot/cli/engine_cli.h"
 #include "engine/engine.h"
+#include "engine/tools/commands.h"
+#include "engine/tools/engine_cli.h"
 #include "engine/uci/uci.h"
 
-namespace zh::cli {
+namespace zh::tools {
 
 void add_uci_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("uci", "speak UCI on stdin/stdout (crazyhouse only)");
@@ -23,4 +23,4 @@ void add_uci_command(CLI::App& app) {
   });
 }
 
-}  // namespace zh::cli
+}  // namespace zh::tools

@@ -6,13 +6,13 @@
 #include <memory>
 #include <sstream>
 
-#include "bot/cli/commands.h"
-#include "bot/cli/engine_cli.h"
 #include "engine/chess/notation.h"
 #include "engine/engine.h"
 #include "engine/search/formulas.h"
+#include "engine/tools/commands.h"
+#include "engine/tools/engine_cli.h"
 
-namespace zh::cli {
+namespace zh::tools {
 
 namespace {
 
@@ -119,4 +119,4 @@ void add_analyse_command(CLI::App& app) {
   cmd->callback([a] { run_analyse(*a); });
 }
 
-}  // namespace zh::cli
+}  // namespace zh::tools

@@ -6,11 +6,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "bot/cli/commands.h"
 #include "engine/chess/notation.h"
 #include "engine/chess/perft.h"
+#include "engine/tools/commands.h"
 
-namespace zh::cli {
+namespace zh::tools {
 
 namespace {
 
@@ -99,4 +99,4 @@ void add_perft_command(CLI::App& app) {
   });
 }
 
-}  // namespace zh::cli
+}  // namespace zh::tools

@@ -1,10 +1,10 @@
-#include "bot/cli/engine_cli.h"
+#include "engine/tools/engine_cli.h"
 
 #include <CLI/CLI.hpp>
 
 #include "engine/engine.h"
 
-namespace zh::cli {
+namespace zh::tools {
 
 void add_engine_option_flag(CLI::App& cmd, std::vector<std::string>& sink) {
   cmd.add_option("-o,--option", sink, "engine option NAME=VALUE (repeatable; see below)");
@@ -22,4 +22,4 @@ void apply_engine_options(Engine& engine, const std::vector<std::string>& pairs)
   }
 }
 
-}  // namespace zh::cli
+}  // namespace zh::tools

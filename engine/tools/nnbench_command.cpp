@@ -16,16 +16,16 @@
 #include <thread>
 #include <vector>
 
-#include "bot/cli/commands.h"
 #include "engine/chess/game.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
+#include "engine/tools/commands.h"
 #if ZH_HAVE_TORCH
 #include "engine/nn/backends/torch_evaluator.h"
 #endif
 
-namespace zh::cli {
+namespace zh::tools {
 namespace {
 
 struct NnbenchOptions {
@@ -242,4 +242,4 @@ void add_nnbench_command(CLI::App& app) {
   cmd->callback([o] { run_nnbench(*o); });
 }
 
-}  // namespace zh::cli
+}  // namespace zh::tools

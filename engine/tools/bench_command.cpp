@@ -9,12 +9,12 @@
 #include <memory>
 #include <stdexcept>
 
-#include "bot/cli/commands.h"
-#include "bot/cli/engine_cli.h"
 #include "engine/chess/notation.h"
 #include "engine/engine.h"
+#include "engine/tools/commands.h"
+#include "engine/tools/engine_cli.h"
 
-namespace zh::cli {
+namespace zh::tools {
 
 namespace {
 
@@ -126,4 +126,4 @@ void add_bench_command(CLI::App& app) {
   cmd->callback([a] { run_bench(*a); });
 }
 
-}  // namespace zh::cli
+}  // namespace zh::tools

@@ -1,0 +1,25 @@
+#pragma once
+// From a position and the teacher's lines to a training record: the engine's encoder makes
+// the planes, the policy map turns the teacher's moves into indices.
+
+#include <cstdint>
+#include <span>
+
+#include "engine/chess/game.h"
+#include "engine/datagen/record_format.h"
+#include "engine/datagen/uci_teacher.h"
+
+namespace zh::datagen {
+
+// `lines` best first (lines[0] = the teacher's move); `repetitions` = earlier occurrences of
+// the position in its game (the repetition planes).
+Record make_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
+                   std::span<const TeacherLine> lines, float policy_temperature_cp);
+
+// Sets record.result for the side to move `mover` from the game's result (white's view).
+void set_result(Record& record, Color mover, GameResult result);
+
+// A 64-bit game id from a text id (FNV-1a), for imported games.
+std::uint64_t game_id_from_text(std::string_view text);
+
+}  // namespace zh::datagen

@@ -1,0 +1,146 @@
+#include "engine/datagen/record_format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace zh::datagen {
+
+const std::array<PlaneKind, kInputPlanes>& plane_kinds() {
+  static const auto kinds = [] {
+    std::array<PlaneKind, kInputPlanes> k;
+    k.fill(PlaneKind::kConstant);
+    for (int p = 0; p < 12; ++p) k[p] = PlaneKind::kMask;  // pieces
+    k[plane::kMyPromoted] = PlaneKind::kMask;
+    k[plane::kTheirPromoted] = PlaneKind::kMask;
+    k[plane::kEnPassant] = PlaneKind::kMask;
+    return k;
+  }();
+  return kinds;
+}
+
+namespace {
+[[maybe_unused]] const bool kCountsAgree = [] {
+  const auto& k = plane_kinds();
+  if (std::count(k.begin(), k.end(), PlaneKind::kMask) != kMaskPlanes)
+    throw std::logic_error("record format: mask plane count");
+  return true;
+}();
+}  // namespace
+
+std::int32_t encode_score(int cp, int mate) {
+  if (mate > 0) return kMateScore - mate;
+  if (mate < 0) return -kMateScore - mate;
+  return std::clamp(cp, -(kMateScore - 1000), kMateScore - 1000);
+}
+
+ShardHeader make_header(std::uint64_t record_count, float policy_temperature_cp) {
+  ShardHeader h{};
+  std::memcpy(h.magic, kShardMagic, sizeof h.magic);
+  h.format_version = kFormatVersion;
+  h.record_size = sizeof(Record);
+  h.record_count = record_count;
+  std::strncpy(h.input_version, kInputVersion, sizeof h.input_version);
+  for (int p = 0; p < kInputPlanes; ++p) h.plane_kind[p] = std::uint8_t(plane_kinds()[p]);
+  h.policy_slots = kPolicySlots;
+  h.policy_temperature_cp = policy_temperature_cp;
+  h.input_planes = kInputPlanes;
+  return h;
+}
+
+void check_header(const ShardHeader& h, std::string_view source) {
+  const std::string where(source);
+  if (std::memcmp(h.magic, kShardMagic, sizeof h.magic) != 0)
+    throw FormatError(where + ": not a zhbot training shard (bad magic at offset 0)");
+  if (h.format_version != kFormatVersion)
+    throw FormatError(where + ": record format version " + std::to_string(h.format_version) +
+                      ", this build reads version " + std::to_string(kFormatVersion));
+  if (h.record_size != sizeof(Record))
+    throw FormatError(where + ": record size " + std::to_string(h.record_size) + ", expected " +
+                      std::to_string(sizeof(Record)));
+  const std::string version(h.input_version, strnlen(h.input_version, sizeof h.input_version));
+  if (version != kInputVersion || h.input_planes != kInputPlanes)
+    throw FormatError(where + ": input format " + version + " with " +
+                      std::to_string(h.input_planes) + " planes, expected " + kInputVersion +
+                      " with " + std::to_string(kInputPlanes));
+  for (int p = 0; p < kInputPlanes; ++p)
+    if (h.plane_kind[p] != std::uint8_t(plane_kinds()[p]))
+      throw FormatError(where + ": plane " + std::to_string(p) + " has another kind");
+  if (h.policy_slots != kPolicySlots)
+    throw FormatError(where + ": " + std::to_string(h.policy_slots) + " policy slots, expected " +
+                      std::to_string(kPolicySlots));
+}
+
+void pack_planes(std::span<const float> planes, Record& record) {
+  if (planes.size() < std::size_t(kInputSize)) throw std::logic_error("pack_planes: short input");
+  int mask = 0, constant = 0;
+  for (int p = 0; p < kInputPlanes; ++p) {
+    const float* v = planes.data() + p * kPlaneSquares;
+    if (plane_kinds()[p] == PlaneKind::kMask) {
+      std::uint64_t bits = 0;
+      for (int s = 0; s < kPlaneSquares; ++s) {
+        if (v[s] == 1.0f)
+          bits |= std::uint64_t(1) << s;
+        else if (v[s] != 0.0f)
+          throw std::logic_error("record format: plane " + std::to_string(p) +
+                                 " is not binary (value " + std::to_string(v[s]) + ")");
+      }
+      record.masks[mask++] = bits;
+    } else {
+      if (!std::all_of(v, v + kPlaneSquares, [&](float x) { return x == v[0]; }))
+        throw std::logic_error("record format: plane " + std::to_string(p) + " is not constant");
+      record.constants[constant++] = v[0];
+    }
+  }
+}
+
+void unpack_planes(const Record& record, std::span<float> planes) {
+  if (planes.size() < std::size_t(kInputSize))
+    throw std::logic_error("unpack_planes: short output");
+  int mask = 0, constant = 0;
+  for (int p = 0; p < kInputPlanes; ++p) {
+    float* v = planes.data() + p * kPlaneSquares;
+    if (plane_kinds()[p] == PlaneKind::kMask) {
+      const std::uint64_t bits = record.masks[mask++];
+      for (int s = 0; s < kPlaneSquares; ++s) v[s] = (bits >> s) & 1 ? 1.0f : 0.0f;
+    } else {
+      std::fill_n(v, kPlaneSquares, record.constants[constant++]);
+    }
+  }
+}
+
+void set_policy(std::span<const ScoredMove> moves, float temperature_cp, Record& record) {
+  if (moves.empty()) throw std::logic_error("set_policy: no move");
+  const int n = std::min<int>(int(moves.size()), kPolicySlots);
+  // Mates count as a large but finite margin, so a mate and a winning line still share weight
+  // according to the temperature rather than one of them taking everything by overflow.
+  auto as_cp = [](std::int32_t s) { return double(std::clamp(s, -3000, 3000)); };
+  double weights[kPolicySlots] = {};
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) {
+    weights[i] = temperature_cp > 0
+                     ? std::exp((as_cp(moves[i].score) - as_cp(moves[0].score)) / temperature_cp)
+                     : (i == 0 ? 1.0 : 0.0);
+    total += weights[i];
+  }
+  for (int i = 0; i < kPolicySlots; ++i) {
+    record.policy_index[i] = i < n ? std::uint16_t(moves[i].policy_index) : 0;
+    record.pv_score[i] = i < n ? moves[i].score : 0;
+    record.policy_prob[i] = i < n ? float(weights[i] / total) : 0.0f;
+  }
+  record.pv_count = std::uint8_t(n);
+}
+
+void set_fen(std::string_view fen, Record& record) {
+  if (fen.size() >= sizeof record.fen)
+    throw FormatError("FEN longer than " + std::to_string(sizeof record.fen - 1) + " bytes");
+  std::memset(record.fen, 0, sizeof record.fen);
+  std::memcpy(record.fen, fen.data(), fen.size());
+}
+
+std::string fen_of(const Record& record) {
+  return std::string(record.fen, strnlen(record.fen, sizeof record.fen));
+}
+
+}  // namespace zh::datagen

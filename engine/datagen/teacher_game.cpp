@@ -1,0 +1,86 @@
+#include "engine/datagen/teacher_game.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/datagen/labelling.h"
+
+namespace zh::datagen {
+
+bool SeenPositions::first_time(std::uint64_t key) {
+  std::lock_guard lock(mutex_);
+  if (seen_.insert(key).second) return true;
+  ++duplicates_;
+  return false;
+}
+
+std::size_t sample_by_score(const std::vector<std::int32_t>& scores, double temperature_cp,
+                            std::mt19937_64& rng) {
+  if (scores.size() <= 1 || temperature_cp <= 0) return 0;
+  std::vector<double> weights;
+  const double top = std::clamp(scores[0], -3000, 3000);
+  for (std::int32_t s : scores)
+    weights.push_back(std::exp((std::clamp(s, -3000, 3000) - top) / temperature_cp));
+  std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
+  return pick(rng);
+}
+
+PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt19937_64& rng,
+                             const GameOptions& options, SeenPositions& seen,
+                             const std::atomic<bool>& stop) {
+  teacher.new_game();
+  PlayedGame played;
+  Game game;
+  std::vector<Color> movers;
+  const int random_plies =
+      std::uniform_int_distribution<int>(0, std::max(0, options.random_plies_max))(rng);
+  int last_score = 0;
+  for (int ply = 0;; ++ply) {
+    if (stop.load()) return {};
+    played.outcome = game.outcome();
+    if (played.outcome.result != GameResult::kOngoing) break;
+    if (ply >= options.max_plies) {
+      // Adjudicated by the teacher's last score, for the side to move.
+      played.adjudicated = true;
+      const Color stm = game.position().side_to_move();
+      if (std::abs(last_score) > options.adjudicate_cp)
+        played.outcome.result =
+            (last_score > 0) == (stm == kWhite) ? GameResult::kWhiteWins : GameResult::kBlackWins;
+      else
+        played.outcome.result = GameResult::kDraw;
+      break;
+    }
+    const Position& pos = game.position();
+    const TeacherAnswer answer = teacher.search(game);
+    if (answer.best.is_null()) throw TeacherError("teacher found no move where our rules do");
+    last_score = encode_score(answer.lines[0].cp, answer.lines[0].mate);
+
+    Move played_move = answer.best;
+    if (ply < random_plies) {
+      const MoveList legal = pos.legal_moves();
+      played_move = legal[std::uniform_int_distribution<int>(0, legal.count - 1)(rng)];
+    } else if (ply < random_plies + options.sample_plies) {
+      std::vector<std::int32_t> scores;
+      for (const auto& l : answer.lines) scores.push_back(encode_score(l.cp, l.mate));
+      played_move = answer.lines[sample_by_score(scores, options.sample_temperature_cp, rng)].move;
+    }
+
+    const int repetitions = game.repetitions();
+    if (seen.first_time(pos.key() ^ (std::uint64_t(repetitions) * 0x9E3779B97F4A7C15ull))) {
+      Record r =
+          make_record(pos, repetitions, ply, game_id, answer.lines, options.policy_temperature_cp);
+      if (played_move != answer.best) r.flags |= kFlagMoveNotTeacher;
+      played.records.push_back(r);
+      movers.push_back(pos.side_to_move());
+    }
+    game.play(played_move);
+    played.plies = ply + 1;
+  }
+  for (std::size_t i = 0; i < played.records.size(); ++i) {
+    set_result(played.records[i], movers[i], played.outcome.result);
+    if (played.adjudicated) played.records[i].flags |= kFlagAdjudicated;
+  }
+  return played;
+}
+
+}  // namespace zh::datagen

@@ -1,0 +1,57 @@
+#pragma once
+// One teacher game: the teacher plays both sides and labels every position. The opening is
+// varied so that games differ: the first plies are random legal moves, the next ones are drawn
+// from the teacher's MultiPV lines with a temperature; after that the teacher plays its best.
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/datagen/record_format.h"
+#include "engine/datagen/uci_teacher.h"
+
+namespace zh::datagen {
+
+struct GameOptions {
+  int random_plies_max = 2;            // the first 0..N plies (uniform per game) are random
+  int sample_plies = 8;                // then N plies drawn from the MultiPV lines
+  double sample_temperature_cp = 100;  // softmax temperature of that draw
+  float policy_temperature_cp = 60;    // soft policy target from the MultiPV scores
+  int max_plies = 300;                 // then adjudicated by the last score
+  int adjudicate_cp = 300;             // |score| above this at max_plies decides the game
+};
+
+// Positions already written by this run (zobrist key and repetition count): a position met
+// again (the start position in every game, common early lines) is not labelled twice.
+class SeenPositions {
+ public:
+  bool first_time(std::uint64_t key);  // thread-safe
+  std::uint64_t duplicates() const { return duplicates_; }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<std::uint64_t> seen_;
+  std::atomic<std::uint64_t> duplicates_{0};
+};
+
+struct PlayedGame {
+  std::vector<Record> records;  // results filled in
+  GameOutcome outcome;
+  bool adjudicated = false;
+  int plies = 0;
+};
+
+// Plays one game. Returns early with no records when `stop` is set (the game in flight is
+// lost, nothing half-labelled is returned). Throws TeacherError from the teacher.
+PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt19937_64& rng,
+                             const GameOptions& options, SeenPositions& seen,
+                             const std::atomic<bool>& stop);
+
+// The index drawn from scores (centipawns, mates as encode_score) with a softmax temperature.
+std::size_t sample_by_score(const std::vector<std::int32_t>& scores, double temperature_cp,
+                            std::mt19937_64& rng);
+
+}  // namespace zh::datagen

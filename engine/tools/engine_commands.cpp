@@ -1,0 +1,15 @@
+#include "engine/tools/commands.h"
+
+namespace zh::tools {
+
+void add_engine_commands(CLI::App& app) {
+  add_perft_command(app);
+  add_nnbench_command(app);
+  add_uci_command(app);
+  add_analyse_command(app);
+  add_bench_command(app);
+  add_datagen_command(app);
+  add_nneval_command(app);
+}
+
+}  // namespace zh::tools

@@ -1,0 +1,72 @@
+// `zhbot nneval`: the engine's own evaluation of the positions in a training shard, one JSON
+// line each (value, and the prior of every legal move by policy index). training/export.py
+// compares it with PyTorch's output on the same records, so an exported network is known to
+// mean the same thing inside zhbot as it did in training.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "engine/datagen/shard_io.h"
+#include "engine/nn/encoder.h"
+#include "engine/nn/policy_map.h"
+#include "engine/nn/registry.h"
+#include "engine/tools/commands.h"
+
+namespace zh::tools {
+namespace {
+
+struct NnevalArgs {
+  EvaluatorConfig evaluator;
+  std::string records;
+  std::size_t count = 64;
+};
+
+// The repetition count behind the two repetition planes of a record.
+int repetitions_of(const datagen::Record& r) {
+  // Constant planes are stored in plane order; the first two are the repetition planes.
+  return r.constants[1] > 0 ? 2 : (r.constants[0] > 0 ? 1 : 0);
+}
+
+void run_nneval(const NnevalArgs& a) {
+  const std::vector<datagen::Record> records = datagen::read_shard(a.records);
+  auto evaluator = make_evaluator(a.evaluator);
+  const std::size_t n = std::min(a.count, records.size());
+  std::vector<float> stored(kInputSize), encoded(kInputSize);
+  for (std::size_t i = 0; i < n; ++i) {
+    const datagen::Record& r = records[i];
+    EvalInput input{Position::from_fen(datagen::fen_of(r)), repetitions_of(r)};
+    // The record must hold exactly what the encoder makes of its FEN.
+    datagen::unpack_planes(r, stored);
+    encode_position(input, encoded);
+    Evaluation out;
+    evaluator->evaluate({&input, 1}, {&out, 1});
+    nlohmann::json priors = nlohmann::json::array();
+    for (const MovePrior& p : out.priors)
+      priors.push_back({policy_index(p.move, input.position.side_to_move()), p.prior});
+    nlohmann::json line{{"record", i},
+                        {"value", out.value},
+                        {"planes_match", stored == encoded},
+                        {"priors", priors}};
+    std::printf("%s\n", line.dump().c_str());
+  }
+}
+
+}  // namespace
+
+void add_nneval_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "nneval", "print the evaluator's value and priors for shard records (JSON lines)");
+  auto a = std::make_shared<NnevalArgs>();
+  a->evaluator.backend = "torch";
+  cmd->add_option("--model,-m", a->evaluator.model_path, "TorchScript model file (.pt)");
+  cmd->add_option("--backend", a->evaluator.backend, "evaluator backend")
+      ->default_str(a->evaluator.backend);
+  cmd->add_option("--records", a->records, "a training shard (.zhrec)")->required();
+  cmd->add_option("--count", a->count, "records to evaluate (from the start)")
+      ->default_str(std::to_string(a->count));
+  cmd->callback([a] { run_nneval(*a); });
+}
+
+}  // namespace zh::tools

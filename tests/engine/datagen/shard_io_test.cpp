@@ -1,0 +1,110 @@
+#include "engine/datagen/shard_io.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <vector>
+
+namespace zh::datagen {
+namespace {
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("zh-shard-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<Record> game(std::uint64_t id, int n) {
+  std::vector<Record> out(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    out[std::size_t(i)].game_id = id;
+    out[std::size_t(i)].ply = std::uint16_t(i);
+    out[std::size_t(i)].pv_count = 1;
+    out[std::size_t(i)].policy_prob[0] = 1.0f;
+  }
+  return out;
+}
+
+TEST(ShardIo, RoundTripAndGamesAreNeverSplit) {
+  const fs::path dir = fresh_dir("roundtrip");
+  {
+    ShardWriter w(dir, "t", 5, 60.0f);
+    w.add_game(game(1, 3));
+    w.add_game(game(2, 4));  // 7 >= 5: this shard closes after the whole game
+    w.add_game(game(3, 2));
+  }
+  const auto shards = list_shards(dir);
+  ASSERT_EQ(shards.size(), 2u);
+  const auto first = read_shard(shards[0]);
+  const auto second = read_shard(shards[1]);
+  ASSERT_EQ(first.size(), 7u);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(first[3].game_id, 2u);
+  EXPECT_EQ(first[6].ply, 3);
+  EXPECT_EQ(second[1].game_id, 3u);
+  EXPECT_FLOAT_EQ(read_shard_header(shards[0]).policy_temperature_cp, 60.0f);
+}
+
+TEST(ShardIo, ANewRunAddsShardsAndOverwritesNone) {
+  const fs::path dir = fresh_dir("resume");
+  {
+    ShardWriter w(dir, "t", 100, 0.0f);
+    w.add_game(game(1, 2));
+  }
+  {
+    ShardWriter w(dir, "t", 100, 0.0f);
+    w.add_game(game(2, 3));
+  }
+  const auto shards = list_shards(dir);
+  ASSERT_EQ(shards.size(), 2u);
+  EXPECT_EQ(read_shard(shards[0]).size(), 2u);
+  EXPECT_EQ(read_shard(shards[1]).size(), 3u);
+}
+
+TEST(ShardIo, AnOpenShardIsNotVisibleUnderAShardName) {
+  const fs::path dir = fresh_dir("tmp");
+  ShardWriter w(dir, "t", 100, 0.0f);
+  w.add_game(game(1, 2));
+  EXPECT_TRUE(list_shards(dir).empty());  // still *.zhrec.tmp
+  w.close();
+  EXPECT_EQ(list_shards(dir).size(), 1u);
+}
+
+std::vector<std::uint8_t> bytes_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(ShardIo, CorruptFilesGiveErrorsNamingFileAndOffset) {
+  const fs::path dir = fresh_dir("corrupt");
+  { ShardWriter(dir, "t", 100, 0.0f).add_game(game(1, 3)); }
+  const auto good = bytes_of(list_shards(dir)[0]);
+  auto message = [](std::vector<std::uint8_t> b) {
+    try {
+      parse_shard(b, "shard.zhrec");
+    } catch (const FormatError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  auto truncated = good;
+  truncated.resize(truncated.size() - 100);
+  EXPECT_NE(message(truncated).find("offset " + std::to_string(kHeaderSize + 2 * 440)),
+            std::string::npos)
+      << message(truncated);
+  EXPECT_NE(message({good.begin(), good.begin() + 50}).find("truncated header"), std::string::npos);
+  auto extra = good;
+  extra.resize(extra.size() + 440);
+  EXPECT_NE(message(extra).find("after the count"), std::string::npos) << message(extra);
+  auto bad_slots = good;
+  bad_slots[kHeaderSize + offsetof(Record, pv_count)] = 9;
+  EXPECT_NE(message(bad_slots).find("record 0"), std::string::npos) << message(bad_slots);
+  EXPECT_NE(message(bad_slots).find("shard.zhrec"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace zh::datagen

@@ -1,0 +1,92 @@
+#include "engine/datagen/uci_teacher.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/chess/notation.h"
+
+namespace zh::datagen {
+namespace {
+namespace fs = std::filesystem;
+
+// A teacher executable that runs the scripted engine in `mode`.
+std::string fake_teacher(const std::string& mode) {
+  const fs::path script =
+      fs::temp_directory_path() / ("zh-fake-uci-" + mode + "-" + std::to_string(getpid()) + ".sh");
+  std::ofstream(script) << "#!/bin/sh\nexec python3 '" << ZH_TEST_DATA_DIR
+                        << "/datagen/fake_uci.py' " << mode << "\n";
+  fs::permissions(script, fs::perms::owner_all);
+  return script.string();
+}
+
+TeacherConfig config(const std::string& mode) {
+  TeacherConfig c;
+  c.path = fake_teacher(mode);
+  c.multipv = 4;
+  c.timeout = std::chrono::milliseconds(1500);
+  return c;
+}
+
+TEST(UciTeacher, ReadsBestMoveAndLinesBestFirst) {
+  UciTeacher teacher(config("ok"));
+  teacher.new_game();
+  const TeacherAnswer a = teacher.search(Game());
+  EXPECT_EQ(to_uci(a.best), "e2e4");
+  ASSERT_EQ(a.lines.size(), 2u);
+  EXPECT_EQ(a.lines[0].move, a.best);
+  EXPECT_EQ(a.lines[0].cp, 20);  // the bound line after it is not taken
+  EXPECT_EQ(to_uci(a.lines[1].move), "d2d4");
+  EXPECT_EQ(a.lines[1].cp, 10);
+}
+
+TEST(UciTeacher, GarbageLinesAreCountedAndIgnored) {
+  UciTeacher teacher(config("garbage"));
+  const TeacherAnswer a = teacher.search(Game());
+  EXPECT_EQ(to_uci(a.best), "e2e4");
+  EXPECT_EQ(a.lines[0].cp, 20);  // not the garbage line's 99 with an illegal move
+  EXPECT_GE(teacher.ignored_lines(), 2);
+}
+
+TEST(UciTeacher, CrashIllegalMoveAndHangAreTeacherErrors) {
+  for (const char* mode : {"crash", "illegal", "hang"}) {
+    UciTeacher teacher(config(mode));
+    EXPECT_THROW(teacher.search(Game()), TeacherError) << mode;
+  }
+}
+
+TEST(UciTeacher, RestartGivesAWorkingTeacherAgain) {
+  UciTeacher teacher(config("ok"));
+  teacher.restart();
+  EXPECT_EQ(teacher.restarts(), 1);
+  EXPECT_EQ(to_uci(teacher.search(Game()).best), "e2e4");
+}
+
+TEST(UciTeacher, AMissingBinaryIsAClearError) {
+  TeacherConfig c;
+  c.path = "/nonexistent/fairy-stockfish";
+  try {
+    UciTeacher teacher(c);
+    FAIL() << "no error";
+  } catch (const TeacherError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/fairy-stockfish"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--teacher"), std::string::npos);
+  }
+}
+
+TEST(ChildProcess, TheChildSeesNoTokenVariable) {
+  setenv("LICHESS_BOT_TOKEN", "lip_secret_for_test", 1);
+  ChildProcess child({"sh", "-c", "env"});
+  std::string line, all;
+  while (child.read_line(line, std::chrono::seconds(5)) == ChildProcess::ReadStatus::kLine)
+    all += line + "\n";
+  unsetenv("LICHESS_BOT_TOKEN");
+  EXPECT_NE(all.find("PATH="), std::string::npos);
+  EXPECT_EQ(all.find("lip_secret_for_test"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace zh::datagen

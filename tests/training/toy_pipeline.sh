@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The training pipeline end to end at toy scale (bounded to about a minute):
+#   zhbot datagen (2 teacher games, tiny budget) -> training.train (a few steps of a tiny net)
+#   -> training.export (checked against zhbot nneval) -> zhbot analyse plays a legal move.
+# Usage: toy_pipeline.sh ZHBOT PYTHON WORKDIR
+set -euo pipefail
+zhbot=$1 python=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+if [[ ! -x /usr/games/fairy-stockfish ]]; then
+  echo "SKIP: fairy-stockfish is not installed"; exit 0
+fi
+"$zhbot" datagen --out "$work/shards" --games 2 --workers 2 --nodes 50 --max-plies 40 \
+  --seed 3 --progress 5
+ls "$work/shards"/*.zhrec >/dev/null
+"$python" -m training.train --data "$work/shards" --out "$work/run" --arch resnet-1x8 \
+  --max-steps 4 --batch-size 16 --validation-permille 500 --threads 1 --epoch-steps 2
+test -f "$work/run/best.ckpt" && test -f "$work/run/metrics.csv"
+"$python" -m training.export "$work/run/best.ckpt" "$work/toy.pt" --data "$work/shards" \
+  --zhbot "$zhbot" --check-positions 32
+out=$("$zhbot" analyse --nodes 50 -o backend=torch -o model="$work/toy.pt" \
+  --fen "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R/Pn b KQkq - 0 1")
+echo "$out"
+move=$(awk '/^bestmove/ {print $2}' <<<"$out")
+[[ -n "$move" ]] || { echo "FAIL: no bestmove"; exit 1; }
+# The referee is Fairy-Stockfish's own move list, not zhbot's rules.
+legal=$(printf 'setoption name UCI_Variant value crazyhouse\nposition fen %s\ngo perft 1\nquit\n' \
+  "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Pn] b KQkq - 0 1" \
+  | /usr/games/fairy-stockfish | awk -F: '/^[a-hPNBRQ@1-8]+: 1$/ {print $1}')
+grep -qx "$move" <<<"$legal" || { echo "FAIL: $move is not legal"; exit 1; }
+echo "toy pipeline: OK (bestmove $move)"

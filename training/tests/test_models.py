@@ -1,0 +1,68 @@
+"""Models keep the backend's contract; training steps lower the loss; the split is by game;
+checkpoints from one run resume and export."""
+import os
+import tempfile
+import unittest
+
+import numpy as np
+import torch
+
+from training import data as data_mod
+from training import models
+
+
+class Models(unittest.TestCase):
+    def test_every_architecture_has_the_output_contract(self):
+        for arch in ("resnet-2x16", "mobile-2x16"):
+            net = models.build(arch).eval()
+            with torch.no_grad():
+                v, p = net(torch.randn(3, 34, 8, 8))
+            self.assertEqual(tuple(v.shape), (3, 1), arch)
+            self.assertEqual(tuple(p.shape), (3, 5184), arch)
+            self.assertTrue((v.abs() <= 1).all())
+            scripted = torch.jit.script(net)
+            with torch.no_grad():
+                v2, p2 = scripted(torch.ones(2, 34, 8, 8))
+                v1, p1 = net(torch.ones(2, 34, 8, 8))
+            torch.testing.assert_close(p1, p2)
+
+    def test_bad_architecture_names_are_refused(self):
+        for bad in ("resnet", "resnet-6by64", "transformer-6x64"):
+            with self.assertRaises(ValueError):
+                models.parse_arch(bad)
+
+    def test_a_few_steps_lower_the_loss_on_a_fixed_batch(self):
+        torch.manual_seed(0)
+        net = models.build("resnet-1x16")
+        x = torch.randn(32, 34, 8, 8)
+        target = torch.randint(0, 5184, (32,))
+        opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, nesterov=True)
+        losses = []
+        for _ in range(15):
+            _, p = net(x)
+            loss = torch.nn.functional.cross_entropy(p, target)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(float(loss))
+        self.assertLess(losses[-1], losses[0] * 0.8)
+
+
+class Split(unittest.TestCase):
+    def test_split_is_by_game_and_stable(self):
+        ids = np.arange(1, 200001, dtype=np.uint64) * np.uint64(7919)
+        val = data_mod.is_validation(ids, 50)
+        self.assertAlmostEqual(val.mean(), 0.05, delta=0.005)
+        np.testing.assert_array_equal(val, data_mod.is_validation(ids, 50))
+        # A game's positions share its id, so they all fall on one side.
+        same_game = np.full(71, ids[3], dtype=np.uint64)
+        self.assertIn(data_mod.is_validation(same_game, 50).sum(), (0, 71))
+
+    def test_value_target_from_scores(self):
+        from training import records as rec
+        v = data_mod.score_to_value(np.array([0, 400, -400, rec.MATE_SCORE - 3, -rec.MATE_SCORE + 1]))
+        np.testing.assert_allclose(v, [0, np.tanh(400 / data_mod.VALUE_SCALE_CP), -np.tanh(400 / data_mod.VALUE_SCALE_CP), 1, -1], rtol=1e-6)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,259 @@
+"""Trains a network on zhbot training shards.
+
+    /usr/bin/python3 -m training.train --data DIR [DIR ...] --out RUN_DIR [options]
+
+The recipe defaults to the CrazyAra paper's supervised one: SGD with Nesterov momentum 0.9,
+a one-cycle learning rate (linear warm-up to --lr, then down to --lr / 100... see `schedule`),
+weight decay 1e-4, batch 1024. The value loss weight is an option (see README for the default).
+Validation is split by game (training/data.py). Every epoch prints and appends its metrics to
+RUN_DIR/metrics.csv and metrics.json; checkpoints are plain state dicts in RUN_DIR/last.ckpt
+(every --checkpoint-minutes and at every epoch end; --resume continues from it) and
+RUN_DIR/best.ckpt (lowest validation loss). Runs on CPU, or on CUDA with mixed precision when
+torch.cuda.is_available(); several GPUs or processes with torchrun (DDP).
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from training import data as data_mod
+from training import metrics as metrics_mod
+from training import models
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--data", nargs="+", required=True, help="shard files or directories")
+    p.add_argument("--out", required=True, help="run directory (checkpoints, metrics)")
+    p.add_argument("--arch", default="resnet-6x64", help="resnet-BxC or mobile-BxC")
+    p.add_argument("--epochs", type=float, default=1.0, help="passes over the training split")
+    p.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0: epochs)")
+    p.add_argument("--time-budget-minutes", type=float, default=0,
+                   help="train for about this long: the step count is set from the speed of the "
+                        "first 30 steps (equal-time comparisons of architectures)")
+    p.add_argument("--batch-size", type=int, default=1024)
+    p.add_argument("--lr", type=float, default=0.1, help="peak learning rate of the one-cycle schedule")
+    p.add_argument("--momentum", type=float, default=0.9)
+    p.add_argument("--weight-decay", type=float, default=1e-4)
+    p.add_argument("--value-weight", type=float, default=0.5,
+                   help="value loss weight next to the policy loss (weight 1)")
+    p.add_argument("--result-weight", type=float, default=0.3,
+                   help="value target = w * game result + (1 - w) * tanh(teacher cp / value-scale)")
+    p.add_argument("--value-scale", type=float, default=data_mod.VALUE_SCALE_CP)
+    p.add_argument("--policy-temperature", type=float, default=None,
+                   help="re-weight MultiPV targets with this temperature (cp; 0 = teacher move "
+                        "only); default: the probabilities stored in the records")
+    p.add_argument("--validation-permille", type=int, default=50)
+    p.add_argument("--validation-positions", type=int, default=50000,
+                   help="validation positions evaluated per epoch (0: all)")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads (0: torch default)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--checkpoint-minutes", type=float, default=10.0)
+    p.add_argument("--epoch-steps", type=int, default=0,
+                   help="steps between metric rows (0: one pass over the training split)")
+    p.add_argument("--resume", action="store_true", help="continue from RUN_DIR/last.ckpt")
+    p.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    return p.parse_args(argv)
+
+
+class Progress:
+    """A progress line with samples/s: redrawn in place on a terminal, a line every 30 s in a log."""
+
+    def __init__(self, total_steps):
+        self.total = total_steps
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.window = []
+
+    def update(self, step, batch_size, loss):
+        now = time.time()
+        self.window.append(now)
+        self.window = self.window[-50:]
+        if now - self.last < (0.5 if self.tty else 30.0) and step != self.total:
+            return
+        self.last = now
+        rate = (len(self.window) - 1) * batch_size / max(1e-9, self.window[-1] - self.window[0])
+        eta = (self.total - step) * batch_size / rate if rate > 0 else float("nan")
+        width = 30
+        done = int(width * step / max(1, self.total))
+        line = "[%s%s] step %d/%d  %.0f samples/s  loss %.4f  ETA %s" % (
+            "#" * done, "." * (width - done), step, self.total, rate, loss,
+            time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?")
+        sys.stderr.write(("\r" + line) if self.tty else (line + "\n"))
+        sys.stderr.flush()
+
+
+def schedule(step, total, peak):
+    """One-cycle: linear warm-up over the first 25% from peak/10 to peak, then cosine down to
+    peak/1000 (a plain function of the step, so --resume needs no scheduler state)."""
+    warm = max(1, int(0.25 * total))
+    if step < warm:
+        return peak / 10 + (peak - peak / 10) * step / warm
+    t = (step - warm) / max(1, total - warm)
+    return peak / 1000 + (peak - peak / 1000) * 0.5 * (1 + math.cos(math.pi * min(1.0, t)))
+
+
+def save(path, state):
+    tmp = path + ".tmp"
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    distributed = int(os.environ.get("WORLD_SIZE", "1")) > 1
+    rank = int(os.environ.get("RANK", "0"))
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if args.device == "auto":
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
+    if distributed:
+        torch.distributed.init_process_group("nccl" if args.device == "cuda" else "gloo")
+    device = torch.device(args.device, int(os.environ.get("LOCAL_RANK", "0"))) \
+        if args.device == "cuda" else torch.device("cpu")
+    if args.device == "cuda":
+        torch.cuda.set_device(device)
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed + rank)
+    main_process = rank == 0
+    os.makedirs(args.out, exist_ok=True)
+
+    dataset = data_mod.Dataset(args.data, args.validation_permille)
+    if main_process:
+        print("data: %d positions from %d games in %d shard(s); training %d, validation %d "
+              "positions (%d games)" % (len(dataset), dataset.games, len(dataset.shards),
+                                         len(dataset.training), len(dataset.validation),
+                                         dataset.validation_games), flush=True)
+    rng = np.random.default_rng(args.seed)
+    validation = dataset.validation
+    if args.validation_positions and len(validation) > args.validation_positions:
+        validation = np.sort(rng.choice(validation, args.validation_positions, replace=False))
+
+    net = models.build(args.arch).to(device)
+    steps_per_pass = max(1, len(dataset.training) // (args.batch_size * world))
+    total_steps = args.max_steps or max(1, int(args.epochs * steps_per_pass))
+    epoch_steps = args.epoch_steps or steps_per_pass
+    optimizer = torch.optim.SGD(net.parameters(), lr=args.lr, momentum=args.momentum,
+                                nesterov=True, weight_decay=args.weight_decay)
+    scaler = torch.cuda.amp.GradScaler(enabled=args.device == "cuda")
+    step, best_loss, history = 0, float("inf"), []
+    last_path = os.path.join(args.out, "last.ckpt")
+    if args.resume:
+        if not os.path.exists(last_path):
+            sys.exit("train: --resume, but %s does not exist" % last_path)
+        state = torch.load(last_path, map_location=device)
+        net.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        step, best_loss, history = state["step"], state["best_loss"], state["history"]
+        total_steps = state["total_steps"]
+        if main_process:
+            print("resumed at step %d of %d" % (step, total_steps), flush=True)
+    model = torch.nn.parallel.DistributedDataParallel(net) if distributed else net
+
+    arch = models.parse_arch(args.arch)
+    config = {k: v for k, v in vars(args).items()}
+
+    def checkpoint(extra=None):
+        if not main_process:
+            return
+        state = {"model": net.state_dict(), "optimizer": optimizer.state_dict(), "step": step,
+                 "total_steps": total_steps, "best_loss": best_loss, "history": history,
+                 "arch": arch, "config": config, "torch_version": torch.__version__}
+        state.update(extra or {})
+        save(last_path, state)
+
+    # The order of training positions: a fresh permutation per pass, the same on resume.
+    def permutation(pass_number):
+        perm = np.random.default_rng(args.seed * 1000003 + pass_number).permutation(dataset.training)
+        return perm[rank::world]
+
+    progress = Progress(total_steps) if main_process else None
+    started, last_checkpoint, samples = time.time(), time.time(), 0
+    budget_pending = args.time_budget_minutes > 0 and not args.resume
+    if budget_pending:
+        total_steps = 10 ** 9  # until the speed is known
+    per_rank = args.batch_size
+    while step < total_steps:
+        pass_number, offset = divmod(step, steps_per_pass)
+        order = permutation(pass_number)
+        indices = order[offset * per_rank:(offset + 1) * per_rank]
+        planes, policy, value, _ = dataset.batch(np.sort(indices), args.result_weight,
+                                                 args.policy_temperature, args.value_scale)
+        lr = schedule(step, total_steps, args.lr)
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+        x = torch.from_numpy(planes).to(device, non_blocking=True)
+        pt = torch.from_numpy(policy).to(device, non_blocking=True)
+        vt = torch.from_numpy(value).to(device, non_blocking=True)
+        with torch.autocast(device_type="cuda", enabled=args.device == "cuda"):
+            v, p = model(x)
+        policy_loss = -(pt * F.log_softmax(p.float(), dim=1)).sum(dim=1).mean()
+        value_loss = F.mse_loss(v.float().view(-1), vt)
+        loss = policy_loss + args.value_weight * value_loss
+        optimizer.zero_grad(set_to_none=True)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        step += 1
+        samples += len(indices) * world
+        if budget_pending and step == 30:
+            per_step = (time.time() - started) / 30
+            total_steps = max(31, int(args.time_budget_minutes * 60 / per_step))
+            budget_pending = False
+            if progress:
+                progress.total = total_steps
+            if main_process:
+                print("time budget %.0f min at %.2f s/step: %d steps (%.2f passes)"
+                      % (args.time_budget_minutes, per_step, total_steps,
+                         total_steps / steps_per_pass), flush=True)
+        if progress:
+            progress.update(step, per_rank * world, float(loss))
+        if time.time() - last_checkpoint > args.checkpoint_minutes * 60:
+            checkpoint()
+            last_checkpoint = time.time()
+        if step % epoch_steps == 0 or step == total_steps:
+            if main_process:
+                m = metrics_mod.evaluate(net, dataset, validation, args, device)
+                m.update({"step": step, "epoch": step / steps_per_pass, "lr": lr,
+                          "train_samples_per_s": samples / (time.time() - started),
+                          "minutes": (time.time() - started) / 60})
+                history.append(m)
+                val_loss = m["policy_loss"] + args.value_weight * m["value_mse"]
+                mate1 = m["mate_in_one_top1"]
+                print("\nepoch %.2f step %d: policy top-1 %.4f top-5 %.4f loss %.4f | value mse "
+                      "%.4f sign %.4f | mate-in-1 top-1 %s (%d) | %.0f samples/s"
+                      % (m["epoch"], step, m["top1"], m["top5"], m["policy_loss"], m["value_mse"],
+                         m["value_sign_accuracy"], "-" if mate1 is None else "%.4f" % mate1,
+                         m["mate_in_one_positions"], m["train_samples_per_s"]), flush=True)
+                write_metrics(args.out, history)
+                if val_loss < best_loss:
+                    best_loss = val_loss
+                    save(os.path.join(args.out, "best.ckpt"),
+                         {"model": net.state_dict(), "arch": arch, "config": config, "step": step,
+                          "metrics": m, "torch_version": torch.__version__})
+                checkpoint()
+                last_checkpoint = time.time()
+    if distributed:
+        torch.distributed.destroy_process_group()
+
+
+def write_metrics(out, history):
+    with open(os.path.join(out, "metrics.json"), "w") as f:
+        json.dump(history, f, indent=1)
+    keys = list(history[0].keys())
+    with open(os.path.join(out, "metrics.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        for row in history:
+            w.writerow(row)
+
+
+if __name__ == "__main__":
+    main()
