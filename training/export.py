@@ -41,6 +41,8 @@ def save_torchscript(net, out, meta):
 
 
 def load_checkpoint(path):
+    # A checkpoint is plain tensors, numbers and strings (no class of ours is pickled), so one
+    # trained with a newer torch on a GPU machine loads here with 1.13.
     state = torch.load(path, map_location="cpu")
     if "model" not in state or "arch" not in state:
         raise SystemExit("export: %s is not a training checkpoint (no model/arch)" % path)

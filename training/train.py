@@ -165,7 +165,7 @@ def main(argv=None):
             return
         state = {"model": net.state_dict(), "optimizer": optimizer.state_dict(), "step": step,
                  "total_steps": total_steps, "best_loss": best_loss, "history": history,
-                 "arch": arch, "config": config, "torch_version": torch.__version__}
+                 "arch": arch, "config": config, "torch_version": str(torch.__version__)}
         state.update(extra or {})
         save(last_path, state)
 
@@ -237,7 +237,7 @@ def main(argv=None):
                     best_loss = val_loss
                     save(os.path.join(args.out, "best.ckpt"),
                          {"model": net.state_dict(), "arch": arch, "config": config, "step": step,
-                          "metrics": m, "torch_version": torch.__version__})
+                          "metrics": m, "torch_version": str(torch.__version__)})
                 checkpoint()
                 last_checkpoint = time.time()
     if distributed:

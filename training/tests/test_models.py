@@ -1,8 +1,10 @@
 """Models keep the backend's contract; training steps lower the loss; the split is by game;
 checkpoints from one run resume and export."""
 import os
+import pickletools
 import tempfile
 import unittest
+import zipfile
 
 import numpy as np
 import torch
@@ -66,3 +68,32 @@ class Split(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Checkpoints(unittest.TestCase):
+    def test_training_checkpoints_load_as_plain_weights(self):
+        """A checkpoint pickles tensors, numbers and strings only (no class of ours), so a
+        network trained with another torch version (a GPU machine) exports here."""
+        from training import export
+        net = models.build("resnet-1x8")
+        state = {"model": net.state_dict(), "arch": models.parse_arch("resnet-1x8"),
+                 "config": {"lr": 0.1, "data": ["x"], "policy_temperature": None}, "step": 3,
+                 "metrics": {"top1": 0.5, "mate_in_one_top1": None},
+                 "torch_version": str(torch.__version__)}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "best.ckpt")
+            torch.save(state, path)
+            with zipfile.ZipFile(path) as z:
+                pickle_bytes = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
+            globals_used = {arg for op, arg, _ in pickletools.genops(pickle_bytes)
+                            if op.name in ("GLOBAL", "STACK_GLOBAL") and arg}
+            allowed = {"torch._utils _rebuild_tensor_v2", "collections OrderedDict",
+                       "torch FloatStorage", "torch LongStorage"}
+            self.assertLessEqual(globals_used, allowed)
+            loaded, _ = export.load_checkpoint(path)
+            out = os.path.join(tmp, "net.pt")
+            export.save_torchscript(loaded, out, {"architecture": "resnet-1x8"})
+            scripted = torch.jit.load(out)
+            with torch.no_grad():
+                torch.testing.assert_close(scripted(torch.ones(1, 34, 8, 8))[1],
+                                           net.eval()(torch.ones(1, 34, 8, 8))[1])

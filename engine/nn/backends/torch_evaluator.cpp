@@ -17,6 +17,7 @@
 
 #include "engine/log.h"
 #include "engine/nn/encoder.h"
+#include "engine/nn/model_path.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/priors.h"
 
@@ -214,7 +215,7 @@ struct TorchEvaluator::Impl {
 TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
   const auto started = std::chrono::steady_clock::now();
   Impl& m = *impl_;
-  const std::string& path = config.model_path;
+  const std::string path = resolve_model_path(config.model_path);
   m.info.path = path;
   m.temperature = config.prior_temperature;
   if (!(m.temperature > 0.0f)) throw std::runtime_error("prior temperature must be > 0");

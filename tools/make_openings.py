@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Builds the strength ladder's opening set: balanced, varied crazyhouse positions.
+
+Each candidate is the start position after 2 to 6 uniformly random legal plies (so the set
+covers odd openings as well as normal ones), kept when Fairy-Stockfish at depth 12 scores it
+within +-MARGIN centipawns for the side to move and it is not already in the set (board, pockets,
+side and castling compared). Deterministic for a given seed.
+
+    tools/make_openings.py --count 60 --seed 1 --out tools/openings/zh-balanced.epd
+"""
+import argparse
+import random
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from uci_match import FAIRY, Engine  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--margin", type=int, default=120, help="|score| limit in centipawns")
+    ap.add_argument("--depth", type=int, default=12)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    fsf = Engine("fairy-stockfish", [FAIRY])
+    fsf.handshake([("Threads", "1"), ("Hash", "32")])
+    found, seen, tried = [], set(), 0
+    while len(found) < args.count:
+        tried += 1
+        moves = []
+        for _ in range(rng.randint(2, 6)):
+            fsf.send("position startpos moves " + " ".join(moves))
+            fsf.send("go perft 1")
+            _, lines = fsf.read_until("Nodes searched")
+            legal = sorted(l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes"))
+            if not legal:
+                break
+            moves.append(rng.choice(legal))
+        fsf.send("position startpos moves " + " ".join(moves))
+        fsf.send("d")
+        _, lines = fsf.read_until("Checkers:")
+        fen = next(l for l in lines if l.startswith("Fen:"))[5:].strip()
+        key = " ".join(fen.split()[:3])
+        if key in seen:
+            continue
+        fsf.send("go depth %d" % args.depth)
+        _, lines = fsf.read_until("bestmove")
+        scores = [l for l in lines if " score " in l]
+        if not scores or " mate " in scores[-1]:
+            continue
+        cp = int(scores[-1].split(" score cp ")[1].split()[0])
+        if abs(cp) > args.margin:
+            continue
+        seen.add(key)
+        found.append((fen, cp, moves))
+    fsf.quit()
+    with open(args.out, "w") as f:
+        f.write("# zhbot strength-ladder openings: %d positions, 2-6 random plies from the start,\n"
+                "# |Fairy-Stockfish depth %d score| <= %d cp, seed %d, %d candidates tried.\n"
+                "# FEN ; score cp (side to move) ; plies\n"
+                % (len(found), args.depth, args.margin, args.seed, tried))
+        for fen, cp, moves in found:
+            f.write("%s ; %d ; %s\n" % (fen, cp, " ".join(moves)))
+    print("wrote %d openings to %s (%d candidates)" % (len(found), args.out, tried))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""The strength ladder: colour-balanced matches from balanced openings, refereed by
+Fairy-Stockfish's own move list (never by zhbot), with Elo and a 95% interval.
+
+  tools/strength.py match  --a zhbot:backend=torch,model=models/X.pt --b fsf:nodes=1000 \
+                           --games 20 --tc 1+1 --out build/strength/nodes1000.jsonl
+  tools/strength.py ladder --a zhbot:... --tc 1+1 --games 20 --dir build/strength/ladder
+  tools/strength.py report --dir build/strength/ladder
+
+Engine specs:
+  zhbot[:NAME=VALUE,...]  `zhbot uci` with those engine options (always Threads 1 for the search
+                          and nn_threads 1: one core per side), ponder off
+  fsf[:nodes=N|depth=D|skill=S]  Fairy-Stockfish 11.1, Threads 1, Hash 16; nodes/depth bound
+                          every move, skill sets its Skill Level (clock-limited)
+Each opening is played twice, colours swapped. Clocks are kept here (time + increment); a
+side whose clock runs out loses. Results are appended to a JSONL file as games finish, so an
+interrupted match resumes where it stopped. Illegal moves, time forfeits and crashes are
+counted and must be 0. Lichess crazyhouse rules: mate, stalemate, fivefold repetition; no
+50-move rule; a game still running at --max-plies is adjudicated a draw.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_match import FAIRY, Engine, bestmove_of, parse_tc  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_OPENINGS = os.path.join(ROOT, "tools", "openings", "zh-balanced.epd")
+LADDER = (["fsf:nodes=%d" % n for n in (1, 10, 100, 1000, 10000, 100000)]
+          + ["fsf:skill=%d" % s for s in (0, 3, 6, 10, 15, 20)] + ["fsf"])
+
+
+def parse_spec(spec):
+    kind, _, rest = spec.partition(":")
+    opts = dict(kv.split("=", 1) for kv in rest.split(",") if kv) if rest else {}
+    if kind not in ("zhbot", "fsf"):
+        raise SystemExit("engine spec %r: expected zhbot[:...] or fsf[:...]" % spec)
+    return kind, opts
+
+
+class Player:
+    """One side of a game: a UCI process and how to ask it for a move."""
+
+    def __init__(self, spec, zhbot):
+        self.spec = spec
+        self.kind, self.opts = parse_spec(spec)
+        if self.kind == "zhbot":
+            self.engine = Engine(spec, [zhbot, "uci"])
+            options = [("Threads", "1"), ("nn_threads", "1"), ("Ponder", "false")]
+            options += [(k, v) for k, v in self.opts.items()]
+        else:
+            self.engine = Engine(spec, [FAIRY])
+            options = [("Threads", "1"), ("Hash", "16")]
+            if "skill" in self.opts:
+                options.append(("Skill Level", self.opts["skill"]))
+        self.engine.handshake(options)
+
+    def go(self, position, clock, inc):
+        e = self.engine
+        e.send(position)
+        if "nodes" in self.opts:
+            e.send("go nodes %s" % self.opts["nodes"])
+        elif "depth" in self.opts:
+            e.send("go depth %s" % self.opts["depth"])
+        else:
+            e.send("go wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"], inc, inc))
+        line, _ = e.read_until("bestmove")
+        return bestmove_of(line)[0]
+
+    def new_game(self):
+        self.engine.send("ucinewgame")
+        self.engine.send("isready")
+        self.engine.read_until("readyok")
+
+    def quit(self):
+        self.engine.quit()
+
+
+class Referee(Engine):
+    """Fairy-Stockfish as the rules: legal moves, check, FEN; never one of the players."""
+
+    def __init__(self):
+        super().__init__("referee", [FAIRY])
+        self.handshake([])
+
+    def state(self, position):
+        self.send(position)
+        self.send("go perft 1")
+        _, lines = self.read_until("Nodes searched")
+        legal = {l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes")}
+        self.send(position)
+        self.send("d")
+        _, lines = self.read_until("Checkers:")
+        fen = next(l for l in lines if l.startswith("Fen:"))[5:].strip()
+        checkers = next(l for l in lines if l.startswith("Checkers:"))[9:].strip()
+        return legal, fen, bool(checkers)
+
+
+def play_game(white, black, opening, tc, max_plies, referee):
+    base, inc = parse_tc(tc)
+    clock = {"w": base, "b": base}
+    moves, seen = [], Counter()
+    for p in (white, black):
+        p.new_game()
+    while True:
+        position = "position fen %s%s" % (opening, (" moves " + " ".join(moves)) if moves else "")
+        legal, fen, in_check = referee.state(position)
+        side = fen.split()[1]
+        seen[" ".join(fen.split()[:4])] += 1
+        mover_is_white = side == "w"
+        loser = "0-1" if mover_is_white else "1-0"
+        if not legal:
+            return (loser, "checkmate") if in_check else ("1/2-1/2", "stalemate"), moves, clock
+        if seen[" ".join(fen.split()[:4])] >= 5:
+            return ("1/2-1/2", "fivefold repetition"), moves, clock
+        if len(moves) >= max_plies:
+            return ("1/2-1/2", "ply cap"), moves, clock
+        mover = white if mover_is_white else black
+        start = time.monotonic()
+        try:
+            move = mover.go(position, clock, inc)
+        except RuntimeError as e:
+            return (loser, "crash: %s (%s)" % (mover.spec, e)), moves, clock
+        clock[side] -= int((time.monotonic() - start) * 1000)
+        if clock[side] < 0 and "nodes" not in mover.opts and "depth" not in mover.opts:
+            return (loser, "time forfeit: %s" % mover.spec), moves, clock
+        clock[side] += inc
+        if move not in legal:
+            return (loser, "illegal move: %s played %s" % (mover.spec, move)), moves, clock
+        moves.append(move)
+
+
+def load_openings(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                out.append(line.split(";")[0].strip())
+    return out
+
+
+def summarize(results, a):
+    """Score of `a` over `results`: (games, score, elo, elo_low, elo_high, failures)."""
+    xs = []
+    fails = Counter()
+    for r in results:
+        a_white = r["white"] == a
+        if r["result"] == "1/2-1/2":
+            x = 0.5
+        else:
+            x = 1.0 if (r["result"] == "1-0") == a_white else 0.0
+        xs.append(x)
+        for kind in ("illegal move", "time forfeit", "crash"):
+            if r["reason"].startswith(kind) and a in r["reason"]:
+                fails[kind] += 1
+    n = len(xs)
+    if n == 0:
+        return 0, 0.0, None, None, None, fails
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / max(1, n - 1)
+    se = math.sqrt(var / n)
+
+    def elo(s):
+        s = min(max(s, 1e-3), 1 - 1e-3)
+        return -400 * math.log10(1 / s - 1)
+
+    return n, mean, elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se), fails
+
+
+def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):
+    done = []
+    if os.path.exists(out):
+        with open(out) as f:
+            done = [json.loads(l) for l in f if l.strip()]
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    referee = Referee()
+    try:
+        for g in range(len(done), games):
+            opening = openings[(g // 2) % len(openings)]
+            a_white = g % 2 == 0
+            pa, pb = Player(a, zhbot), Player(b, zhbot)
+            white, black = (pa, pb) if a_white else (pb, pa)
+            started = time.time()
+            (result, reason), moves, clock = play_game(white, black, opening, tc, max_plies,
+                                                       referee)
+            pa.quit()
+            pb.quit()
+            record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
+                      "tc": tc, "result": result, "reason": reason, "plies": len(moves),
+                      "seconds": round(time.time() - started, 1), "clock_ms": clock,
+                      "moves": " ".join(moves)}
+            with open(out, "a") as f:
+                f.write(json.dumps(record) + "\n")
+            done.append(record)
+            n, s, e, lo, hi, _ = summarize(done, a)
+            log("game %d/%d: %s - %s %s (%s, %d plies) | %s: %.1f/%d = %.1f%%, Elo %+.0f [%+.0f, %+.0f]"
+                % (g + 1, games, white.spec, black.spec, result, reason, len(moves), a,
+                   s * n, n, 100 * s, e, lo, hi))
+    finally:
+        referee.quit()
+    return done
+
+
+def describe(results, a, b):
+    n, s, e, lo, hi, fails = summarize(results, a)
+    if not n:
+        return "%-40s no games" % b
+    return ("%-28s %3d games  %5.1f%%  Elo %+5.0f [%+.0f, %+.0f]  illegal %d, time %d, crash %d"
+            % (b, n, 100 * s, e, lo, hi, fails["illegal move"], fails["time forfeit"],
+               fails["crash"]))
+
+
+def file_name(spec):
+    return spec.replace(":", "_").replace("=", "").replace(",", "_").replace("/", "_") + ".jsonl"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("command", choices=["match", "ladder", "report"])
+    ap.add_argument("--a", default="zhbot", help="the engine measured (spec)")
+    ap.add_argument("--b", help="its opponent (match)")
+    ap.add_argument("--zhbot", default=os.path.join(ROOT, "build", "default", "bot", "zhbot"))
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--tc", default="1+1")
+    ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--openings", default=DEFAULT_OPENINGS)
+    ap.add_argument("--out", help="results file (match)")
+    ap.add_argument("--dir", default=os.path.join(ROOT, "build", "strength", "ladder"))
+    ap.add_argument("--confirm-tc", default="3+2")
+    args = ap.parse_args()
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    openings = load_openings(args.openings)
+
+    if args.command == "match":
+        if not args.b or not args.out:
+            raise SystemExit("match needs --b and --out")
+        results = run_match(args.a, args.b, args.games, args.tc, args.out, args.zhbot, openings,
+                            args.max_plies)
+        print(describe(results, args.a, args.b))
+        return
+    if args.command == "report":
+        for name in sorted(os.listdir(args.dir)):
+            with open(os.path.join(args.dir, name)) as f:
+                results = [json.loads(l) for l in f if l.strip()]
+            if results:
+                b = results[0]["black"] if results[0]["white"] == args.a else results[0]["white"]
+                print("%-8s %s" % (results[0]["tc"], describe(results, args.a, b)))
+        return
+    # ladder: rung by rung; skip a rung after two in a row at >= 90%, stop after two at <= 10%.
+    scores, passed, skipped_last = [], None, False
+    for rung in LADDER:
+        if not skipped_last and len(scores) >= 2 and min(scores[-2:]) >= 0.9:
+            print("skipping %s (two rungs in a row at >= 90%%)" % rung)
+            skipped_last = True
+            continue
+        skipped_last = False
+        results = run_match(args.a, rung, args.games, args.tc,
+                            os.path.join(args.dir, file_name(rung)), args.zhbot, openings,
+                            args.max_plies)
+        s = summarize(results, args.a)[1]
+        scores.append(s)
+        print("rung " + describe(results, args.a, rung), flush=True)
+        if s >= 0.5:
+            passed = rung
+        if len(scores) >= 2 and scores[-1] <= 0.1 and scores[-2] <= 0.1:
+            print("stopping: two rungs in a row at <= 10%")
+            break
+    if passed:
+        results = run_match(args.a, passed, args.games, args.confirm_tc,
+                            os.path.join(args.dir, "confirm-" + file_name(passed)), args.zhbot,
+                            openings, args.max_plies)
+        print("confirmation at %s: %s" % (args.confirm_tc, describe(results, args.a, passed)))
+
+
+if __name__ == "__main__":
+    main()

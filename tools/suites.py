@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Tactical suites: mate in 1..3, and only-move defence; built from teacher positions,
+verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per position.
+
+  tools/suites.py make --teacher ../shared/data/teacher/teacher-s2.jsonl.gz --out tools/suites
+  tools/suites.py solve --suite tools/suites/mate.epd --zhbot build/default/bot/zhbot \
+      --movetime 1000 [-o backend=torch -o model=models/X.pt]
+
+mate.epd: positions where the teacher reported mate in n <= 3 for the side to move, kept when
+Fairy-Stockfish at depth 16 confirms a mate in exactly n; solved when zhbot's move keeps a
+forced mate in at most n (checked with Fairy-Stockfish after the move).
+defence.epd: positions where exactly one move holds: Fairy-Stockfish (depth 12, MultiPV 2)
+scores the best move >= -300 cp and the second best as mated or >= 600 cp worse; solved when
+zhbot plays that move.
+"""
+import argparse
+import gzip
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_match import FAIRY, Engine  # noqa: E402
+
+
+def search(fsf, fen, limit, multipv=1, moves=()):
+    fsf.send("setoption name MultiPV value %d" % multipv)
+    fsf.send("position fen %s%s" % (fen, (" moves " + " ".join(moves)) if moves else ""))
+    fsf.send("go " + limit)
+    best, lines = fsf.read_until("bestmove")
+    by_rank = {}
+    for l in lines:
+        if " score " not in l or " pv " not in l or "bound" in l:
+            continue
+        w = l.split()
+        rank = int(w[w.index("multipv") + 1]) if "multipv" in w else 1
+        kind, value = w[w.index("score") + 1], int(w[w.index("score") + 2])
+        by_rank[rank] = (kind, value, w[w.index("pv") + 1])
+    return best.split()[1], [by_rank[k] for k in sorted(by_rank)]
+
+
+def make(args):
+    rng = random.Random(args.seed)
+    with gzip.open(args.teacher, "rt") as f:
+        rows = [json.loads(l) for l in f]
+    mates = [r for r in rows if r["mate"] is not None and 1 <= r["mate"] <= 3]
+    others = [r for r in rows if r["cp"] is not None and abs(r["cp"]) < 400 and r["ply"] >= 10]
+    rng.shuffle(mates)
+    rng.shuffle(others)
+    fsf = Engine("fairy-stockfish", [FAIRY])
+    fsf.handshake([("Threads", "1"), ("Hash", "64")])
+    os.makedirs(args.out, exist_ok=True)
+    counts = {1: 0, 2: 0, 3: 0}
+    with open(os.path.join(args.out, "mate.epd"), "w") as out:
+        out.write("# mate in 1..3 for the side to move: teacher positions (%s), mate distance "
+                  "confirmed by Fairy-Stockfish depth 16; seed %d\n# FEN ; mate N ; best MOVE\n"
+                  % (os.path.basename(args.teacher), args.seed))
+        for r in mates:
+            n = r["mate"]
+            if counts[n] >= args.per_mate:
+                continue
+            best, lines = search(fsf, r["fen"], "depth 16")
+            if lines and lines[0][0] == "mate" and lines[0][1] == n:
+                out.write("%s ; mate %d ; best %s\n" % (r["fen"], n, best))
+                counts[n] += 1
+            if all(c >= args.per_mate for c in counts.values()):
+                break
+    found = 0
+    with open(os.path.join(args.out, "defence.epd"), "w") as out:
+        out.write("# only-move defence: Fairy-Stockfish depth 12 MultiPV 2 scores the best move "
+                  ">= -300 cp and the second mated or >= 600 cp worse; teacher positions (%s), "
+                  "seed %d\n# FEN ; best MOVE\n" % (os.path.basename(args.teacher), args.seed))
+        for r in others:
+            best, lines = search(fsf, r["fen"], "depth 12", multipv=2)
+            if len(lines) < 2 or lines[0][0] != "cp" or lines[0][1] < -300:
+                continue
+            second = lines[1]
+            if (second[0] == "mate" and second[1] < 0) or (
+                    second[0] == "cp" and second[1] <= lines[0][1] - 600):
+                out.write("%s ; best %s\n" % (r["fen"], lines[0][2]))
+                found += 1
+                if found >= args.defence:
+                    break
+    fsf.quit()
+    print("mate suite: %s; defence suite: %d positions" % (counts, found))
+
+
+def load(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                parts = [p.strip() for p in line.split(";")]
+                entry = {"fen": parts[0]}
+                for p in parts[1:]:
+                    k, v = p.split(None, 1)
+                    entry[k] = v
+                out.append(entry)
+    return out
+
+
+def solve(args):
+    suite = load(args.suite)
+    zh = Engine("zhbot", [args.zhbot, "uci"])
+    zh.handshake([("Threads", "1"), ("nn_threads", "1")] +
+                 [tuple(o.split("=", 1)) for o in args.option])
+    fsf = Engine("fairy-stockfish", [FAIRY])
+    fsf.handshake([("Threads", "1"), ("Hash", "64")])
+    solved, failed = 0, []
+    for e in suite:
+        zh.send("ucinewgame")
+        zh.send("position fen " + e["fen"])
+        zh.send("go movetime %d" % args.movetime)
+        move = zh.read_until("bestmove")[0].split()[1]
+        if "mate" in e:
+            n = int(e["mate"])
+            # After our move the opponent must be mated in at most n - 1 (0: it is mate now).
+            _, lines = search(fsf, e["fen"], "depth 14", moves=[move])
+            ok = (not lines and n >= 1 and search_is_mate(fsf, e["fen"], move)) or (
+                bool(lines) and lines[0][0] == "mate" and -lines[0][1] <= n - 1 and lines[0][1] <= 0)
+        else:
+            ok = move == e["best"]
+        solved += ok
+        if not ok:
+            failed.append("%s (played %s)" % (e["fen"], move))
+    zh.quit()
+    fsf.quit()
+    print("%s: solved %d of %d (%.1f%%) at %d ms per position"
+          % (os.path.basename(args.suite), solved, len(suite), 100.0 * solved / len(suite),
+             args.movetime))
+    for f in failed[:20]:
+        print("  missed: " + f)
+
+
+def search_is_mate(fsf, fen, move):
+    """Whether `move` checkmates: no legal reply, and the side to move is in check."""
+    fsf.send("position fen %s moves %s" % (fen, move))
+    fsf.send("go perft 1")
+    _, lines = fsf.read_until("Nodes searched")
+    if lines[-1].split(":")[1].strip() != "0":
+        return False
+    fsf.send("d")
+    _, lines = fsf.read_until("Checkers:")
+    return bool(lines[-1][9:].strip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("command", choices=["make", "solve"])
+    ap.add_argument("--teacher")
+    ap.add_argument("--out", default="tools/suites")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-mate", type=int, default=40, help="positions per mate distance")
+    ap.add_argument("--defence", type=int, default=60)
+    ap.add_argument("--suite")
+    ap.add_argument("--zhbot", default="build/default/bot/zhbot")
+    ap.add_argument("--movetime", type=int, default=1000)
+    ap.add_argument("-o", "--option", action="append", default=[], help="zhbot option NAME=VALUE")
+    args = ap.parse_args()
+    make(args) if args.command == "make" else solve(args)
+
+
+if __name__ == "__main__":
+    main()
