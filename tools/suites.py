@@ -10,8 +10,8 @@ mate.epd: positions where the teacher reported mate in n <= 3 for the side to mo
 Fairy-Stockfish at depth 16 confirms a mate in exactly n; solved when zhbot's move keeps a
 forced mate in at most n (checked with Fairy-Stockfish after the move).
 defence.epd: positions where exactly one move holds: Fairy-Stockfish (depth 12, MultiPV 2)
-scores the best move >= -300 cp and the second best as mated or >= 600 cp worse; solved when
-zhbot plays that move.
+scores the best move >= -300 cp and the second best as mated or --gap (400) cp worse; solved
+when zhbot plays that move.
 """
 import argparse
 import gzip
@@ -52,11 +52,11 @@ def make(args):
     fsf.handshake([("Threads", "1"), ("Hash", "64")])
     os.makedirs(args.out, exist_ok=True)
     counts = {1: 0, 2: 0, 3: 0}
-    with open(os.path.join(args.out, "mate.epd"), "w") as out:
+    with open(os.devnull if args.skip_mate else os.path.join(args.out, "mate.epd"), "w") as out:
         out.write("# mate in 1..3 for the side to move: teacher positions (%s), mate distance "
                   "confirmed by Fairy-Stockfish depth 16; seed %d\n# FEN ; mate N ; best MOVE\n"
                   % (os.path.basename(args.teacher), args.seed))
-        for r in mates:
+        for r in ([] if args.skip_mate else mates):
             n = r["mate"]
             if counts[n] >= args.per_mate:
                 continue
@@ -69,15 +69,16 @@ def make(args):
     found = 0
     with open(os.path.join(args.out, "defence.epd"), "w") as out:
         out.write("# only-move defence: Fairy-Stockfish depth 12 MultiPV 2 scores the best move "
-                  ">= -300 cp and the second mated or >= 600 cp worse; teacher positions (%s), "
-                  "seed %d\n# FEN ; best MOVE\n" % (os.path.basename(args.teacher), args.seed))
+                  ">= -300 cp and the second mated or >= %d cp worse; teacher positions (%s), "
+                  "seed %d\n# FEN ; best MOVE\n" % (args.gap, os.path.basename(args.teacher),
+                                                    args.seed))
         for r in others:
             best, lines = search(fsf, r["fen"], "depth 12", multipv=2)
             if len(lines) < 2 or lines[0][0] != "cp" or lines[0][1] < -300:
                 continue
             second = lines[1]
             if (second[0] == "mate" and second[1] < 0) or (
-                    second[0] == "cp" and second[1] <= lines[0][1] - 600):
+                    second[0] == "cp" and second[1] <= lines[0][1] - args.gap):
                 out.write("%s ; best %s\n" % (r["fen"], lines[0][2]))
                 found += 1
                 if found >= args.defence:
@@ -153,6 +154,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--per-mate", type=int, default=40, help="positions per mate distance")
     ap.add_argument("--defence", type=int, default=60)
+    ap.add_argument("--gap", type=int, default=400, help="defence: second move this much worse")
+    ap.add_argument("--skip-mate", action="store_true", help="make the defence suite only")
     ap.add_argument("--suite")
     ap.add_argument("--zhbot", default="build/default/bot/zhbot")
     ap.add_argument("--movetime", type=int, default=1000)
