@@ -1,10 +1,9 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/chess/notation.h"
-#include "engine/evaluator_options.h"
-#include "engine/nn/inference_service.h"
 #include "engine/search/formulas.h"
 #include "engine/search/params.h"
 
@@ -18,18 +17,8 @@ std::int64_t ms_since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
 }
 
-// The network backend behind an InferenceService, so every search thread's mini-batches meet
-// in one batch stream. The weightless backends are cheap and thread-safe: they are called
-// directly (no hand-over to the service's worker thread).
-std::shared_ptr<Evaluator> default_factory(const Options& options) {
-  std::unique_ptr<Evaluator> backend = make_evaluator(evaluator_config(options));
-  const std::string name = backend->name();
-  if (name == "uniform" || name == "material")
-    return std::shared_ptr<Evaluator>(std::move(backend));
-  InferenceServiceConfig service;
-  service.max_batch = int(options.get_int("max_batch"));
-  service.max_wait_us = int(options.get_int("max_wait_us"));
-  return std::make_shared<InferenceService>(std::move(backend), service);
+LoadedEvaluator default_factory(const Options& options) {
+  return load_evaluator(options, EvaluatorLoad::kFallback);
 }
 
 constexpr int kInfoIntervalMs = 1000;
@@ -48,6 +37,7 @@ struct Engine::Run {
   bool stop = false;
   bool ponderhit = false;
   std::uint32_t reused = 0;
+  std::vector<std::string> notes;  // reported before the search starts
 };
 
 void Engine::declare_options(Options& options) {
@@ -82,21 +72,23 @@ Options Engine::options() const {
 std::shared_ptr<Evaluator> Engine::evaluator_locked() {
   const std::string sig = evaluator_signature(options_);
   if (!evaluator_ || sig != evaluator_signature_) {
-    std::shared_ptr<Evaluator> e = factory_(options_);
-    if (!e)
+    LoadedEvaluator loaded = factory_(options_);
+    if (!loaded.evaluator)
       throw std::runtime_error("no evaluator could be built for backend '" +
                                options_.get_string("backend") + "'");
-    evaluator_ = std::move(e);
+    evaluator_ = std::move(loaded.evaluator);
+    for (auto& w : loaded.warnings) evaluator_warnings_.push_back(std::move(w));
     evaluator_signature_ = sig;
     search_->set_evaluator(evaluator_);
   }
   return evaluator_;
 }
 
-void Engine::ensure_ready() {
+std::vector<std::string> Engine::ensure_ready() {
   std::lock_guard lock(mutex_);
-  if (searching_) return;  // a new evaluator waits for the next go()
+  if (searching_) return {};  // a new evaluator waits for the next go()
   evaluator_locked();
+  return std::exchange(evaluator_warnings_, {});
 }
 
 SearchSnapshot Engine::last_result() const {
@@ -159,6 +151,7 @@ void Engine::go(const GoLimits& limits, std::shared_ptr<SearchListener> listener
     seeded_with_ = run->params.seed;
   }
   evaluator_locked();  // throws when the evaluator cannot be built
+  run->notes = std::exchange(evaluator_warnings_, {});
   run->reused = search_->set_game(game_, run->params);
   {
     std::lock_guard run_lock(run_mutex_);
@@ -225,6 +218,7 @@ SearchInfo Engine::make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) c
 
 void Engine::run(std::shared_ptr<Run> r) {
   SearchListener& out = *r->listener;
+  for (const auto& note : r->notes) out.on_message(note);
   if (r->reused > 0) out.on_message("reusing " + std::to_string(r->reused) + " visits of the tree");
   search_->start(r->params, NodeLimits{r->limits.nodes});
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
+#include "engine/evaluator_options.h"
 #include "engine/nn/evaluator.h"
 #include "engine/options.h"
 #include "engine/search/search.h"
@@ -78,8 +79,9 @@ class SearchListener {
 
 class Engine {
  public:
-  // Builds the evaluator from the options; the default uses make_evaluator().
-  using EvaluatorFactory = std::function<std::shared_ptr<Evaluator>(const Options&)>;
+  // Builds the evaluator from the options; the default is load_evaluator() in fallback mode
+  // (a model that cannot be loaded gives the material evaluator and a warning).
+  using EvaluatorFactory = std::function<LoadedEvaluator(const Options&)>;
 
   Engine();
   explicit Engine(EvaluatorFactory factory);
@@ -95,7 +97,9 @@ class Engine {
   Options options() const;  // a copy
 
   // Loads the evaluator now if the options changed (throws with a message on failure).
-  void ensure_ready();
+  // Returns the warnings of that load (a fallback), which the next go() also reports through
+  // on_message unless they were returned here.
+  std::vector<std::string> ensure_ready();
 
   void new_game();
   // start_fen empty = the start position; moves in UCI. Keeps the matching subtree. Stops a
@@ -127,6 +131,7 @@ class Engine {
   Options options_;
   std::shared_ptr<Evaluator> evaluator_;
   std::string evaluator_signature_;
+  std::vector<std::string> evaluator_warnings_;  // not yet reported
   std::unique_ptr<Search> search_;
   Game game_;
   TimeManager time_;

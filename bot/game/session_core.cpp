@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "engine/chess/notation.h"
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
@@ -19,11 +20,6 @@ constexpr Millis kRethinkDelay{500};
 constexpr int kMaxThinkFailures = 3;
 constexpr Millis kClaimRetryDelay{2000};
 constexpr Millis kFinalStateWait{2000};  // for the game stream's final state after gameFinish
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 double ms_between(TimePoint a, TimePoint b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
