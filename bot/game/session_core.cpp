@@ -20,6 +20,7 @@ constexpr Millis kRethinkDelay{500};
 constexpr int kMaxThinkFailures = 3;
 constexpr Millis kClaimRetryDelay{2000};
 constexpr Millis kFinalStateWait{2000};  // for the game stream's final state after gameFinish
+constexpr Millis kUntimedMoveMs{10000};  // per move in untimed games (correspondence, unlimited)
 
 double ms_between(TimePoint a, TimePoint b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -191,22 +192,23 @@ void SessionCore::start_think(TimePoint received) {
   thinking_ = true;
   think_moves_ = moves_text_;
   line_received_ = received;
-  ThinkLimits limits;
+  SearchLimits limits;
   if (full_.clock_initial_ms) {
     // The POST round trip is time the server charges us: leave it on the clock.
     const auto rtt = std::int64_t(std::llround(rtt_ms_));
-    limits.wtime_ms = std::max<std::int64_t>(1, state_.wtime_ms - (our_color_ == kWhite ? rtt : 0));
-    limits.btime_ms = std::max<std::int64_t>(1, state_.btime_ms - (our_color_ == kBlack ? rtt : 0));
-    limits.winc_ms = state_.winc_ms;
-    limits.binc_ms = state_.binc_ms;
+    limits.wtime = std::max<std::int64_t>(1, state_.wtime_ms - (our_color_ == kWhite ? rtt : 0));
+    limits.btime = std::max<std::int64_t>(1, state_.btime_ms - (our_color_ == kBlack ? rtt : 0));
+    limits.winc = state_.winc_ms;
+    limits.binc = state_.binc_ms;
+  } else {
+    limits.movetime = kUntimedMoveMs.count();
   }
   limits.human_opponent = !opponent_is_bot_;
   limits.min_think_ms = opponent_is_bot_ ? 0 : config_.human_min_think_ms;
   const std::uint64_t id = think_id_;
   Deliver deliver = deliver_;
   const TimePoint call = env_.clock->now();
-  engine_.think(full_.initial_fen, moves_, limits,
-                [deliver, id](const ThinkResult& r) { deliver(r, id); });
+  engine_.think(game_, limits, [deliver, id](const ThinkResult& r) { deliver(r, id); });
   before_search_ms_ = ms_between(received, call);
 }
 
@@ -214,7 +216,7 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
   if (think_id != think_id_ || !thinking_) return;  // an answer to an old question
   thinking_ = false;
   if (finished_ || moves_text_ != think_moves_ || !our_turn()) return;
-  if (r.uci.empty()) {
+  if (r.move.is_null()) {
     log_->error("engine gave no move: {}", r.error.empty() ? "unknown error" : r.error);
     if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
     return;
@@ -233,11 +235,12 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
       if (res.ok()) return;
     }
   }
-  post_move(r.uci, r);
+  post_move(r.move, r);
 }
 
-void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
+void SessionCore::post_move(Move move, const ThinkResult& r) {
   const int ply = int(moves_.size());
+  const std::string uci = to_uci(move, CastlingNotation::kKingToRook);  // lichess's form
   if (posted_ply_ == ply) {
     log_->warn("a move for ply {} was already sent; not sending {}", ply, uci);
     return;
@@ -272,14 +275,14 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
                 overhead, before_search_ms_);
     log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
                uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead), res.elapsed.count());
-    maybe_ponder(uci);
+    maybe_ponder(move);
     return;
   }
   // A move that did not land is never given up while the game runs: a dropped move is a game
   // lost on time.
   const int retry_attempts = retry_ && retry_->ply == ply ? retry_->attempts : 0;
   auto retry_in = [&](Millis delay, int attempts) {
-    retry_ = Retry{uci, r, ply, env_.clock->now() + delay, attempts};
+    retry_ = Retry{move, r, ply, env_.clock->now() + delay, attempts};
   };
   switch (res.status) {
     case ApiStatus::kNetworkError:
@@ -313,23 +316,13 @@ void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
   }
 }
 
-void SessionCore::maybe_ponder(const std::string& our_uci) {
+void SessionCore::maybe_ponder(Move our_move) {
   if (!env_.ponder || !env_.ponder->may_ponder(opponent_is_bot_)) return;
-  std::vector<std::string> after = moves_;
-  after.push_back(our_uci);
-  const std::string moves_text = moves_text_;
-  auto start = [this, after = std::move(after), moves_text] {
-    // Deferred: by now the opponent may have replied or the game may be over.
-    if (finished_ || thinking_ || moves_text_ != moves_text) return;
-    engine_.ponder(full_.initial_fen, after);
-    MoveEngine* engine = &engine_;
-    env_.ponder->pondering(game_id_, [engine] { engine->stop(); });
-  };
-  // The move may have been sent from the engine's own thread, which must not start a search.
-  if (env_.defer)
-    env_.defer(std::move(start));
-  else
-    start();
+  Game after = game_;
+  after.play(our_move);  // legal: the engine chose it in this very position
+  engine_.ponder(after);
+  MoveEngine* engine = &engine_;
+  env_.ponder->pondering(game_id_, [engine] { engine->stop(); });
 }
 
 void SessionCore::stop_pondering() {
@@ -342,9 +335,9 @@ void SessionCore::tick() {
   if (retry_ && now >= retry_->due) {
     Retry retry = *retry_;
     if (int(moves_.size()) == retry.ply && our_turn() && moves_text_ == think_moves_) {
-      log_->info("move {} still not on the board; sending it again", retry.uci);
+      log_->info("move {} still not on the board; sending it again", to_uci(retry.move));
       retry_->attempts = retry.attempts;
-      post_move(retry.uci, retry.result);
+      post_move(retry.move, retry.result);
     } else {
       retry_.reset();
     }

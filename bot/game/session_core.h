@@ -46,9 +46,6 @@ class SessionCore {
     std::string my_id;                    // lowercase account id
     std::string my_name;
     std::string engine_name;  // for !name
-    // Runs work later on the session's own thread (unset: at once). on_think_done may be
-    // called on the engine's thread, where starting a new search is not allowed.
-    std::function<void(std::function<void()>)> defer;
   };
 
   SessionCore(std::string game_id, const BotConfig& config, Env env, MoveEngine& engine,
@@ -80,8 +77,8 @@ class SessionCore {
   bool our_turn() const;
   void answer_offers(const GameState& s);
   void start_think(TimePoint received);
-  void post_move(const std::string& uci, const ThinkResult& r);
-  void maybe_ponder(const std::string& our_uci);
+  void post_move(Move move, const ThinkResult& r);
+  void maybe_ponder(Move our_move);
   void stop_pondering();
   void finish(const std::string& status, const std::string& winner);
   void say(ChatRoom room, const std::string& text, bool rate_limited);
@@ -121,7 +118,7 @@ class SessionCore {
   int rejected_ply_ = -1;        // ply whose POST got a 400
   int rejections_ = 0;
   struct Retry {
-    std::string uci;
+    Move move;
     ThinkResult result;
     int ply = 0;
     TimePoint due{};

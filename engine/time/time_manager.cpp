@@ -55,44 +55,56 @@ void TimeManager::seed(std::uint64_t seed) {
   rng_.seed(seed);
 }
 
-TimeBudget TimeManager::plan(const ClockInput& in) {
+TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move) {
   TimeBudget b;
   const TimeParams& p = params_;
-  if (in.movetime_ms > 0) {
+  const std::optional<std::int64_t>& clock = move.us == kWhite ? limits.wtime : limits.btime;
+  const std::int64_t increment_ms = move.us == kWhite ? limits.winc : limits.binc;
+  if (limits.movetime > 0) {
     // A fixed time per move: spend it, less the overhead; no jitter, no extension.
     b.timed = true;
-    b.target_ms = std::max(p.min_move_ms, in.movetime_ms - p.move_overhead_ms);
+    b.target_ms = std::max(p.min_move_ms, limits.movetime - p.move_overhead_ms);
     b.max_ms = b.target_ms;
-    b.min_ms = std::min(in.min_think_ms, b.max_ms);
-    if (in.legal_moves <= 1) b.target_ms = b.min_ms;
+    b.min_ms = std::min(limits.min_think_ms, b.max_ms);
+    if (move.legal_moves <= 1) b.target_ms = b.min_ms;
     return b;
   }
-  if (in.remaining_ms < 0) return b;  // untimed: only stop or limits end it
+  if (!clock) return b;  // untimed: only stop or limits end it
   b.timed = true;
-  const double remaining = double(in.remaining_ms);
-  const double inc = p.increment_factor * double(in.increment_ms);
+  const std::int64_t remaining_ms = std::max<std::int64_t>(0, *clock);
+  const double remaining = double(remaining_ms);
+  const double inc = p.increment_factor * double(increment_ms);
   double t;
-  if (in.moves_to_go > 0) {
-    t = remaining / in.moves_to_go + inc;
-  } else if (in.move_number < p.late_game_move) {
-    t = remaining / std::max(1, p.expected_game_length - in.move_number) + inc;
+  if (limits.movestogo > 0) {
+    t = remaining / limits.movestogo + inc;
+  } else if (move.move_number < p.late_game_move) {
+    t = remaining / std::max(1, p.expected_game_length - move.move_number) + inc;
   } else {
     t = remaining * p.late_game_fraction + inc;
   }
-  if (in.human_opponent && p.jitter > 0) {
+  if (limits.human_opponent && p.jitter > 0) {
     std::uniform_real_distribution<double> f(-p.jitter, p.jitter);
     t += f(rng_) * t;
   }
   const std::int64_t cap =
-      std::max(p.min_move_ms, in.remaining_ms - p.move_overhead_ms - p.safety_floor_ms);
+      std::max(p.min_move_ms, remaining_ms - p.move_overhead_ms - p.safety_floor_ms);
   std::int64_t target = std::int64_t(t) - p.move_overhead_ms;
   target = std::clamp(target, p.min_move_ms, cap);
   b.max_ms = std::min<std::int64_t>(cap, std::int64_t(target * (1.0 + p.critical_extension)));
   b.max_ms = std::max(b.max_ms, target);
-  b.min_ms = in.human_opponent ? std::min(in.min_think_ms, cap) : 0;
-  b.target_ms = in.legal_moves <= 1 ? b.min_ms : std::max(target, b.min_ms);
+  b.min_ms = limits.human_opponent ? std::min(limits.min_think_ms, cap) : 0;
+  b.target_ms = move.legal_moves <= 1 ? b.min_ms : std::max(target, b.min_ms);
   b.max_ms = std::max(b.max_ms, b.target_ms);
   return b;
+}
+
+std::int64_t TimeManager::next_check_ms(const TimeBudget& b, std::int64_t elapsed_ms) const {
+  if (elapsed_ms < b.min_ms) return b.min_ms;
+  const std::int64_t easy_limit =
+      std::max(b.min_ms, std::int64_t(b.target_ms * params_.easy_fraction));
+  if (elapsed_ms < easy_limit) return easy_limit;
+  const std::int64_t step = std::clamp<std::int64_t>(b.target_ms / 100, 5, 50);
+  return std::min(b.max_ms, elapsed_ms + step);
 }
 
 bool TimeManager::should_stop(const TimeBudget& b, const SearchProgress& s) const {

@@ -179,7 +179,7 @@ void UciLoop::cmd_position(const std::string& args) {
 
 void UciLoop::cmd_go(const std::string& args) {
   const auto tokens = split_words(args);
-  GoLimits limits;
+  SearchLimits limits;
   bool any_limit = false;
   auto number = [&](std::size_t& i) -> std::int64_t {
     if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + tokens[i] + " needs a number");

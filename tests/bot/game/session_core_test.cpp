@@ -118,8 +118,8 @@ TEST_F(SessionTest, ThinksOnOurTurnAndSendsEachMoveOnce) {
   feed(full_line(""));
   ASSERT_EQ(engine_.thinks.size(), 1u);
   EXPECT_TRUE(engine_.thinks[0].moves.empty());
-  EXPECT_EQ(engine_.thinks[0].limits.wtime_ms, 170000);
-  EXPECT_EQ(engine_.thinks[0].limits.binc_ms, 2000);
+  EXPECT_EQ(engine_.thinks[0].limits.wtime, 170000);
+  EXPECT_EQ(engine_.thinks[0].limits.binc, 2000);
   EXPECT_TRUE(engine_.thinks[0].limits.human_opponent);
   EXPECT_EQ(engine_.thinks[0].limits.min_think_ms, 1000);
   engine_.answer("e2e4");
@@ -289,7 +289,7 @@ TEST_F(SessionTest, StaleResultsAreDiscarded) {
   feed(state_line("e2e4 e7e5 g1f3 b8c6"));  // e.g. the moves changed under us
   ASSERT_EQ(engine_.thinks.size(), 2u);
   ThinkResult stale;
-  stale.uci = "d2d4";
+  stale.move = parse_uci(engine_.thinks[0].game.position(), "d2d4");
   old_done(stale);
   EXPECT_EQ(count("move/d2d4"), 0);
   engine_.answer("f1c4");
