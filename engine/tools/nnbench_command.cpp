@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
+#include "engine/evaluator_options.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
@@ -38,7 +39,7 @@ struct NnbenchOptions {
   int runs = 5;          // measurements per figure; the median is printed
   int producers = 4;
   int window = 0;  // outstanding requests per producer; 0: 2 * batch / producers
-  int max_wait_us = InferenceServiceConfig{}.max_wait_us;
+  int max_wait_us = default_inference_service_config().max_wait_us;
 };
 
 #if ZH_HAVE_TORCH
@@ -149,7 +150,7 @@ double service_rate(InferenceService& service, const std::vector<EvalInput>& poo
 
 int run_nnbench(const NnbenchOptions& o) {
   const std::vector<int> batches = parse_batches(o.batches);
-  EvaluatorConfig config;
+  EvaluatorConfig config = default_evaluator_config();
   config.backend = "torch";
   config.model_path = o.model;
   config.device = o.device;
