@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/chess/notation.h"
 #include "engine/util/strings.h"
 
 namespace zh::bot {
