@@ -38,9 +38,6 @@
 
 namespace zh {
 
-// Until the engine tools move (engine/tools/) and say SearchLimits themselves.
-using GoLimits = SearchLimits;
-
 struct SearchInfo {
   int depth = 0;            // PV length
   int seldepth = 0;         // deepest path
