@@ -112,7 +112,7 @@ TEST_F(GameSessionTest, SendsTheMoveFromItsOwnThreadAndEndsWithTheGame) {
     // The game as it starts; once we moved (and the stream dropped), its end.
     const int open = ++stream_opens;
     res.set_content(open == 1 || !moved ? full_line("", "started")
-                                        : full_line("e2e4 f7f6 d1h5 g7g5 h5e8", "mate", "white"),
+                                        : full_line("e2e4 f7f6 d2d4 g7g5 d1h5", "mate", "white"),
                     "application/x-ndjson");
   });
   server_.server().Post("/api/bot/game/abcdefgh/move/e2e4",
