@@ -12,19 +12,18 @@ SessionChat::SessionChat(std::string game_id, const BotConfig& config, LichessCl
       log_(std::move(log)) {}
 
 void SessionChat::greet() {
-  if (greeted_) return;
-  greeted_ = true;
-  say(ChatRoom::kPlayer, fill_template(config_.chat.greeting, context_.me, opponent_), false);
-  say(ChatRoom::kSpectator, fill_template(config_.chat.greeting_spectators, context_.me, opponent_),
-      false);
+  announce(config_.chat.greeting, config_.chat.greeting_spectators, greeted_);
 }
 
 void SessionChat::goodbye() {
-  if (said_goodbye_) return;
-  said_goodbye_ = true;
-  say(ChatRoom::kPlayer, fill_template(config_.chat.goodbye, context_.me, opponent_), false);
-  say(ChatRoom::kSpectator, fill_template(config_.chat.goodbye_spectators, context_.me, opponent_),
-      false);
+  announce(config_.chat.goodbye, config_.chat.goodbye_spectators, said_goodbye_);
+}
+
+void SessionChat::announce(const std::string& player, const std::string& spectators, bool& done) {
+  if (done) return;
+  done = true;
+  say(ChatRoom::kPlayer, fill_template(player, context_.me, opponent_), false);
+  say(ChatRoom::kSpectator, fill_template(spectators, context_.me, opponent_), false);
 }
 
 void SessionChat::on_chat(const ChatLine& line) {

@@ -25,6 +25,8 @@ class SessionChat {
   void on_chat(const ChatLine& line);
 
  private:
+  // Both rooms' lines of a greeting or goodbye, once (`done` marks it said); not rate limited.
+  void announce(const std::string& player, const std::string& spectators, bool& done);
   void say(ChatRoom room, const std::string& text, bool rate_limited);
 
   std::string game_id_;

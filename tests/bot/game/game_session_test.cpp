@@ -13,6 +13,7 @@
 
 #include "bot/config/load_config.h"
 #include "engine/chess/notation.h"
+#include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
 
 namespace zh::bot {
@@ -72,14 +73,9 @@ class GameSessionTest : public ::testing::Test {
     config_ = load_config(std::nullopt).bot;
     config_.base_url = server_.base_url();
     config_.pgn_dir = "";
-    HttpSettings settings;
-    settings.base_url = server_.base_url();
-    settings.token = "lip_GameSessionTestToken";
-    http_ = std::make_unique<HttpClient>(settings);
-    client_ = std::make_unique<LichessClient>(
-        *http_, steady_clock(), [] { return 0.5; }, cancel_);
-    deps_.http = http_.get();
-    deps_.client = client_.get();
+    lichess_ = std::make_unique<test::LoopbackClient>(server_, steady_clock());
+    deps_.http = lichess_->http.get();
+    deps_.client = lichess_->client.get();
     deps_.clock = &steady_clock();
     deps_.random = [] { return 0.5; };
     deps_.metrics = &metrics_;
@@ -94,9 +90,7 @@ class GameSessionTest : public ::testing::Test {
 
   test::TestServer server_;
   BotConfig config_;
-  CancelToken cancel_;
-  std::unique_ptr<HttpClient> http_;
-  std::unique_ptr<LichessClient> client_;
+  std::unique_ptr<test::LoopbackClient> lichess_;
   Metrics metrics_;
   GameSession::Deps deps_;
 };

@@ -9,6 +9,7 @@
 
 #include "engine/chess/notation.h"
 #include "tests/bot/support/fake_clock.h"
+#include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
 
 namespace zh::bot {
@@ -27,13 +28,8 @@ class MoveSenderTest : public ::testing::Test {
                       "application/json");
     });
     server_.start();
-    HttpSettings s;
-    s.base_url = server_.base_url();
-    s.token = "lip_MoveSenderTestToken";
-    http_ = std::make_unique<HttpClient>(s);
-    client_ = std::make_unique<LichessClient>(
-        *http_, clock_, [] { return 0.5; }, cancel_);
-    sender_ = std::make_unique<MoveSender>("abcdefgh", *client_, clock_,
+    lichess_ = std::make_unique<test::LoopbackClient>(server_, clock_);
+    sender_ = std::make_unique<MoveSender>("abcdefgh", *lichess_->client, clock_,
                                            spdlog::default_logger()->clone("game:abcdefgh"));
   }
 
@@ -45,9 +41,7 @@ class MoveSenderTest : public ::testing::Test {
 
   test::TestServer server_;
   test::FakeClock clock_;
-  CancelToken cancel_;
-  std::unique_ptr<HttpClient> http_;
-  std::unique_ptr<LichessClient> client_;
+  std::unique_ptr<test::LoopbackClient> lichess_;
   std::unique_ptr<MoveSender> sender_;
   std::mutex mutex_;
   std::vector<std::string> posts_;

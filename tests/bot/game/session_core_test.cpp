@@ -9,6 +9,7 @@
 #include "bot/config/load_config.h"
 #include "tests/bot/game/fake_engine.h"
 #include "tests/bot/support/fake_clock.h"
+#include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
 
 namespace zh::bot {
@@ -56,18 +57,14 @@ class SessionTest : public ::testing::Test {
       res.set_content(status == 200 ? R"({"ok":true})" : R"({"error":"no"})", "application/json");
     });
     server_.start();
-    HttpSettings s;
-    s.base_url = server_.base_url();
-    s.token = "lip_SessionTestToken";
-    http_ = std::make_unique<HttpClient>(s);
-    client_ = std::make_unique<LichessClient>(
-        *http_, clock_, [] { return 0.5; }, cancel_);
+    lichess_ = std::make_unique<test::LoopbackClient>(server_, clock_);
+    client_ = lichess_->client.get();
   }
 
   SessionCore& core() {
     if (!core_) {
       SessionCore::Env env;
-      env.client = client_.get();
+      env.client = client_;
       env.clock = &clock_;
       env.metrics = &metrics_;
       env.ponder = ponder_.get();
@@ -102,9 +99,8 @@ class SessionTest : public ::testing::Test {
   BotConfig config_;
   test::TestServer server_;
   test::FakeClock clock_;
-  CancelToken cancel_;
-  std::unique_ptr<HttpClient> http_;
-  std::unique_ptr<LichessClient> client_;
+  std::unique_ptr<test::LoopbackClient> lichess_;
+  LichessClient* client_ = nullptr;
   Metrics metrics_;
   std::unique_ptr<PonderCoordinator> ponder_;
   test::FakeEngine engine_;
