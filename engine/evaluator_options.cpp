@@ -95,7 +95,8 @@ EvaluatorLoad daemon_evaluator_load(const Options& options) {
                                                                      : EvaluatorLoad::kStrict;
 }
 
-LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode) {
+LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode,
+                               EvaluatorSharing sharing) {
   EvaluatorConfig config = evaluator_config(options);
   LoadedEvaluator out;
   std::unique_ptr<Evaluator> backend;
@@ -113,7 +114,7 @@ LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode) {
     backend = make_evaluator(config);
   }
   out.backend = config.backend;
-  if (weightless(config.backend)) {
+  if (weightless(config.backend) && sharing == EvaluatorSharing::kNetworksBatched) {
     out.evaluator = std::shared_ptr<Evaluator>(std::move(backend));
     return out;
   }

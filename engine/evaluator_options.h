@@ -41,16 +41,21 @@ class EvaluatorConfigError : public std::runtime_error {
 
 struct LoadedEvaluator {
   std::shared_ptr<Evaluator> evaluator;
-  // The batching service in front of a network (null for the weightless backends, which are
-  // cheap and thread-safe and are called directly).
+  // The batching service in front of the backend (null when the backend is called directly:
+  // a weightless one, cheap and thread-safe, under kNetworksBatched).
   std::shared_ptr<InferenceService> service;
   std::string backend;  // the backend actually loaded ("material" after a fallback)
   // Loud warnings for the user (a fallback); the caller shows them where the user looks.
   std::vector<std::string> warnings;
 };
 
-// Builds the evaluator the options describe: a network behind an InferenceService, so every
-// search thread of every game meets in one batch stream; a weightless backend directly.
-LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode);
+// Who calls the backend. A network always goes behind an InferenceService (one batch stream
+// for every search thread). The daemon puts the weightless backends there too: all its games
+// then share one evaluation thread, which keeps several games from taking every core.
+enum class EvaluatorSharing { kNetworksBatched, kAllBatched };
+
+// Builds the evaluator the options describe (see EvaluatorLoad and EvaluatorSharing).
+LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode,
+                               EvaluatorSharing sharing = EvaluatorSharing::kNetworksBatched);
 
 }  // namespace zh

@@ -24,10 +24,12 @@ namespace zh::cli {
 
 namespace {
 
-// One evaluator for every game. A network that cannot be loaded stops the daemon with the
-// reason, unless evaluator.fallback asks for the material evaluator (then it warns loudly).
+// One evaluator for every game, behind one batching service. A network that cannot be loaded
+// stops the daemon with the reason, unless evaluator.fallback asks for the material evaluator
+// (then it warns loudly).
 LoadedEvaluator build_evaluator(const Options& options) {
-  LoadedEvaluator loaded = load_evaluator(options, daemon_evaluator_load(options));
+  LoadedEvaluator loaded =
+      load_evaluator(options, daemon_evaluator_load(options), EvaluatorSharing::kAllBatched);
   if (!loaded.warnings.empty()) {
     spdlog::error("**************************************************************************");
     for (const auto& w : loaded.warnings) spdlog::error("{}", w);

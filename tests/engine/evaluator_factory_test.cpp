@@ -71,6 +71,11 @@ TEST(EvaluatorFactory, NetworksGoBehindOneServiceWeightlessBackendsDoNot) {
       load_evaluator(evaluator_options("material"), EvaluatorLoad::kStrict);
   EXPECT_EQ(material.service, nullptr);
   EXPECT_EQ(material.evaluator->name(), "material");
+  // The daemon's games share one evaluation thread, whatever the backend.
+  const LoadedEvaluator shared = load_evaluator(
+      evaluator_options("material"), EvaluatorLoad::kStrict, EvaluatorSharing::kAllBatched);
+  ASSERT_NE(shared.service, nullptr);
+  EXPECT_EQ(shared.evaluator->name(), "batched(material)");
 }
 
 TEST(EvaluatorFactory, TheFallbackOptionPicksTheDaemonsMode) {
