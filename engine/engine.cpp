@@ -1,10 +1,9 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/chess/notation.h"
-#include "engine/evaluator_options.h"
-#include "engine/nn/inference_service.h"
 #include "engine/search/formulas.h"
 #include "engine/search/params.h"
 
@@ -18,36 +17,26 @@ std::int64_t ms_since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
 }
 
-// The network backend behind an InferenceService, so every search thread's mini-batches meet
-// in one batch stream. The weightless backends are cheap and thread-safe: they are called
-// directly (no hand-over to the service's worker thread).
-std::shared_ptr<Evaluator> default_factory(const Options& options) {
-  std::unique_ptr<Evaluator> backend = make_evaluator(evaluator_config(options));
-  const std::string name = backend->name();
-  if (name == "uniform" || name == "material")
-    return std::shared_ptr<Evaluator>(std::move(backend));
-  InferenceServiceConfig service;
-  service.max_batch = int(options.get_int("max_batch"));
-  service.max_wait_us = int(options.get_int("max_wait_us"));
-  return std::make_shared<InferenceService>(std::move(backend), service);
+LoadedEvaluator default_factory(const Options& options) {
+  return load_evaluator(options, EvaluatorLoad::kFallback);
 }
 
-constexpr int kInfoIntervalMs = 1000;
-constexpr int kPollMs = 5;
+constexpr auto kInfoInterval = std::chrono::milliseconds(1000);
 
 }  // namespace
 
-// The state of one go(), shared by the API thread (stop/ponderhit) and the search thread.
+// The state of one go(), shared by the API thread (stop/ponderhit) and the search thread;
+// the flags are guarded by Engine::run_mutex_.
 struct Engine::Run {
-  GoLimits limits;
+  SearchLimits limits;
   SearchParams params;
   std::shared_ptr<SearchListener> listener;
   Clock::time_point start;
-  std::mutex mutex;
-  std::condition_variable cv;
+  std::uint32_t reused = 0;
+  std::vector<std::string> notes;  // reported before the search starts
   bool stop = false;
   bool ponderhit = false;
-  std::uint32_t reused = 0;
+  bool search_done = false;  // the workers stopped on their own
 };
 
 void Engine::declare_options(Options& options) {
@@ -62,11 +51,27 @@ Engine::Engine(EvaluatorFactory factory)
     : factory_(std::move(factory)), time_(TimeParams::defaults()) {
   declare_options(options_);
   search_ = std::make_unique<Search>(nullptr);
+  search_->set_on_finished([this] {
+    {
+      std::lock_guard lock(run_mutex_);
+      if (run_) run_->search_done = true;
+    }
+    wake_.notify_all();
+  });
+  thread_ = std::thread([this] { thread_loop(); });
 }
 
 Engine::~Engine() {
-  std::lock_guard lock(mutex_);
-  stop_and_join_locked();
+  {
+    std::lock_guard lock(mutex_);
+    stop_and_wait_locked();
+  }
+  {
+    std::lock_guard lock(run_mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
 }
 
 void Engine::set_option(std::string_view name, std::string_view value) {
@@ -82,21 +87,23 @@ Options Engine::options() const {
 std::shared_ptr<Evaluator> Engine::evaluator_locked() {
   const std::string sig = evaluator_signature(options_);
   if (!evaluator_ || sig != evaluator_signature_) {
-    std::shared_ptr<Evaluator> e = factory_(options_);
-    if (!e)
+    LoadedEvaluator loaded = factory_(options_);
+    if (!loaded.evaluator)
       throw std::runtime_error("no evaluator could be built for backend '" +
                                options_.get_string("backend") + "'");
-    evaluator_ = std::move(e);
+    evaluator_ = std::move(loaded.evaluator);
+    for (auto& w : loaded.warnings) evaluator_warnings_.push_back(std::move(w));
     evaluator_signature_ = sig;
     search_->set_evaluator(evaluator_);
   }
   return evaluator_;
 }
 
-void Engine::ensure_ready() {
+std::vector<std::string> Engine::ensure_ready() {
   std::lock_guard lock(mutex_);
-  if (searching_) return;  // a new evaluator waits for the next go()
+  if (searching_) return {};  // a new evaluator waits for the next go()
   evaluator_locked();
+  return std::exchange(evaluator_warnings_, {});
 }
 
 SearchSnapshot Engine::last_result() const {
@@ -104,23 +111,16 @@ SearchSnapshot Engine::last_result() const {
   return last_snapshot_;
 }
 
-void Engine::stop_and_join_locked() {
-  {
-    std::lock_guard lock(run_mutex_);
-    if (run_) {
-      std::lock_guard run_lock(run_->mutex);
-      run_->stop = true;
-      run_->cv.notify_all();
-    }
-  }
-  if (thread_.joinable()) thread_.join();
-  std::lock_guard lock(run_mutex_);
-  run_.reset();
+void Engine::stop_and_wait_locked() {
+  std::unique_lock lock(run_mutex_);
+  if (run_) run_->stop = true;
+  wake_.notify_all();
+  wake_.wait(lock, [this] { return run_ == nullptr; });
 }
 
 void Engine::new_game() {
   std::lock_guard lock(mutex_);
-  stop_and_join_locked();
+  stop_and_wait_locked();
   search_->clear();
   game_ = Game();
   previous_best_q_.reset();
@@ -135,7 +135,7 @@ void Engine::set_position(std::string_view start_fen, const std::vector<std::str
 
 void Engine::set_game(const Game& game) {
   std::lock_guard lock(mutex_);
-  stop_and_join_locked();
+  stop_and_wait_locked();
   game_ = game;
 }
 
@@ -144,9 +144,9 @@ Game Engine::game() const {
   return game_;
 }
 
-void Engine::go(const GoLimits& limits, std::shared_ptr<SearchListener> listener) {
+void Engine::go(const SearchLimits& limits, std::shared_ptr<SearchListener> listener) {
   std::lock_guard lock(mutex_);
-  stop_and_join_locked();
+  stop_and_wait_locked();
   auto run = std::make_shared<Run>();
   run->start = Clock::now();
   run->limits = limits;
@@ -159,40 +159,60 @@ void Engine::go(const GoLimits& limits, std::shared_ptr<SearchListener> listener
     seeded_with_ = run->params.seed;
   }
   evaluator_locked();  // throws when the evaluator cannot be built
+  run->notes = std::exchange(evaluator_warnings_, {});
   run->reused = search_->set_game(game_, run->params);
+  searching_ = true;
   {
     std::lock_guard run_lock(run_mutex_);
-    run_ = run;
+    run_ = std::move(run);
+    run_started_ = false;
   }
-  searching_ = true;
-  thread_ = std::thread([this, run] { this->run(run); });
+  wake_.notify_all();
 }
 
 void Engine::ponder(std::shared_ptr<SearchListener> listener) {
-  GoLimits limits;
+  SearchLimits limits;
   limits.infinite = true;
   go(limits, std::move(listener));
 }
 
 void Engine::stop() {
-  std::lock_guard lock(run_mutex_);
-  if (!run_) return;
-  std::lock_guard run_lock(run_->mutex);
-  run_->stop = true;
-  run_->cv.notify_all();
+  {
+    std::lock_guard lock(run_mutex_);
+    if (!run_) return;
+    run_->stop = true;
+  }
+  wake_.notify_all();
 }
 
 void Engine::ponderhit() {
-  std::lock_guard lock(run_mutex_);
-  if (!run_) return;
-  std::lock_guard run_lock(run_->mutex);
-  run_->ponderhit = true;
-  run_->cv.notify_all();
+  {
+    std::lock_guard lock(run_mutex_);
+    if (!run_) return;
+    run_->ponderhit = true;
+  }
+  wake_.notify_all();
 }
 
 void Engine::wait() {
   std::lock_guard lock(mutex_);
-  if (thread_.joinable()) thread_.join();
+  std::unique_lock run_lock(run_mutex_);
+  wake_.wait(run_lock, [this] { return run_ == nullptr; });
+}
+
+void Engine::thread_loop() {
+  std::unique_lock lock(run_mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return quit_ || (run_ && !run_started_); });
+    if (quit_) return;
+    run_started_ = true;
+    std::shared_ptr<Run> run = run_;
+    lock.unlock();
+    search(*run);
+    lock.lock();
+    run_.reset();
+    wake_.notify_all();  // stop_and_wait_locked() and wait()
+  }
 }
 
 SearchInfo Engine::make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) const {
@@ -223,83 +243,72 @@ SearchInfo Engine::make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) c
   return info;
 }
 
-void Engine::run(std::shared_ptr<Run> r) {
-  SearchListener& out = *r->listener;
-  if (r->reused > 0) out.on_message("reusing " + std::to_string(r->reused) + " visits of the tree");
-  search_->start(r->params, NodeLimits{r->limits.nodes});
+void Engine::search(Run& r) {
+  SearchListener& out = *r.listener;
+  for (const auto& note : r.notes) out.on_message(note);
+  if (r.reused > 0) out.on_message("reusing " + std::to_string(r.reused) + " visits of the tree");
+  search_->start(r.params, NodeLimits{r.limits.nodes});
 
   // Plan the time once the root is expanded (the legal move count is known).
-  const Color us = game_.position().side_to_move();
-  ClockInput clock;
-  const auto& mine = us == kWhite ? r->limits.wtime : r->limits.btime;
-  if (mine) clock.remaining_ms = std::max<std::int64_t>(0, *mine);
-  clock.increment_ms = us == kWhite ? r->limits.winc : r->limits.binc;
-  clock.moves_to_go = r->limits.movestogo;
-  clock.move_number = int(game_.moves().size() / 2);
-  clock.movetime_ms = r->limits.movetime;
-  clock.human_opponent = r->limits.human_opponent;
-  clock.min_think_ms = r->limits.min_think_ms;
   SearchSnapshot snap = search_->snapshot();
-  clock.legal_moves = int(snap.children.size());
-  TimeBudget budget = time_.plan(clock);
-  Clock::time_point clock_start = r->start;
-  bool pondering = r->limits.ponder;
-  const bool until_stop = r->limits.infinite;
-  std::int64_t last_info = 0;
+  const MoveContext move{game_.position().side_to_move(), int(game_.moves().size() / 2),
+                         int(snap.children.size())};
+  const TimeBudget budget = time_.plan(r.limits, move);
+  Clock::time_point clock_start = r.start;
+  bool pondering = r.limits.ponder;
+  const bool until_stop = r.limits.infinite;
+  Clock::time_point next_info = r.start + kInfoInterval;
 
   for (;;) {
-    bool stop_now = false;
-    // Sleep on whichever event can end the wait: the search finishing on its own, or (once
-    // it has) a stop/ponderhit. Either way the other is seen within kPollMs.
-    if (!search_->finished()) search_->wait_finished_for(kPollMs);
+    bool done = false;
     {
-      std::unique_lock lock(r->mutex);
-      if (search_->finished() && (until_stop || pondering))
-        r->cv.wait_for(lock, std::chrono::milliseconds(kPollMs),
-                       [&] { return r->stop || (pondering && r->ponderhit); });
-      if (r->stop) stop_now = true;
-      if (pondering && r->ponderhit) {
+      std::lock_guard lock(run_mutex_);
+      if (r.stop) break;
+      if (pondering && r.ponderhit) {
         // The clock started when the opponent moved, which is now.
         pondering = false;
         clock_start = Clock::now();
       }
+      done = r.search_done;
     }
-    if (stop_now) break;
-    const std::int64_t elapsed = ms_since(r->start);
-    if (elapsed - last_info >= kInfoIntervalMs) {
-      last_info = elapsed;
-      snap = search_->snapshot();
-      out.on_info(make_info(snap, elapsed));
+    const Clock::time_point now = Clock::now();
+    if (now >= next_info) {
+      out.on_info(make_info(search_->snapshot(), ms_since(r.start)));
+      while (next_info <= now) next_info += kInfoInterval;
     }
-    const bool done = search_->finished();
+    Clock::time_point wake_at = next_info;
     // UCI: in infinite and ponder mode the bestmove waits for stop/ponderhit.
+    const bool clock_rules = budget.timed && !pondering && !until_stop;
     if (done && !until_stop && !pondering) {
       // A search that ended early (node or tree cap, a proven result, one legal move) still
       // keeps the minimum think time the caller asked for against a human.
-      const std::int64_t left = budget.timed ? budget.min_ms - ms_since(clock_start) : 0;
-      if (left <= 0) break;
-      std::unique_lock lock(r->mutex);
-      r->cv.wait_for(lock, std::chrono::milliseconds(std::min<std::int64_t>(left, kPollMs)),
-                     [&] { return r->stop; });
-      continue;
+      if (!budget.timed) break;
+      const Clock::time_point min_end = clock_start + std::chrono::milliseconds(budget.min_ms);
+      if (now >= min_end) break;
+      wake_at = std::min(wake_at, min_end);
+    } else if (!done && clock_rules) {
+      snap = search_->snapshot();
+      SearchProgress progress;
+      progress.elapsed_ms = ms_since(clock_start);
+      if (snap.best >= 0 && !snap.children.empty()) {
+        progress.easy = time_.is_easy(snap.children[0].prior, snap.best == 0);
+        if (previous_best_q_)
+          progress.critical = time_.is_critical(snap.children[snap.best].q, *previous_best_q_);
+      }
+      if (time_.should_stop(budget, progress)) break;
+      wake_at = std::min(wake_at, clock_start + std::chrono::milliseconds(time_.next_check_ms(
+                                                    budget, progress.elapsed_ms)));
     }
-    if (done) continue;
-    if (pondering || until_stop || !budget.timed) continue;
-    snap = search_->snapshot();
-    SearchProgress progress;
-    progress.elapsed_ms = ms_since(clock_start);
-    if (snap.best >= 0 && !snap.children.empty()) {
-      progress.easy = time_.is_easy(snap.children[0].prior, snap.best == 0);
-      if (previous_best_q_)
-        progress.critical = time_.is_critical(snap.children[snap.best].q, *previous_best_q_);
-    }
-    if (time_.should_stop(budget, progress)) break;
+    std::unique_lock lock(run_mutex_);
+    wake_.wait_until(lock, wake_at, [&] {
+      return r.stop || (pondering && r.ponderhit) || (r.search_done && !done);
+    });
   }
 
   search_->request_stop();
   search_->join();
   snap = search_->snapshot();
-  const std::int64_t elapsed = ms_since(r->start);
+  const std::int64_t elapsed = ms_since(r.start);
   SearchInfo info = make_info(snap, elapsed);
   BestMove best;
   best.reason = snap.reason;
@@ -307,19 +316,18 @@ void Engine::run(std::shared_ptr<Run> r) {
   if (snap.best >= 0) {
     int choice = snap.best;
     // Optional sampling during our first moves (paper: 0.07 for 4 moves against humans).
-    const int our_move = int(game_.moves().size() / 2);
-    if (r->params.temperature_moves > 0 && our_move < r->params.temperature_moves &&
+    if (r.params.temperature_moves > 0 && move.move_number < r.params.temperature_moves &&
         snap.root_proof == Proof::kNone) {
-      MoveChoiceParams mp{r->params.q_factor, r->params.q_thresh_init, r->params.q_thresh_max,
-                          r->params.q_thresh_base};
+      MoveChoiceParams mp{r.params.q_factor, r.params.q_thresh_init, r.params.q_thresh_max,
+                          r.params.q_thresh_base};
       choice =
-          choose_move(snap.children, snap.root_visits, mp, r->params.temperature, &search_->rng());
+          choose_move(snap.children, snap.root_visits, mp, r.params.temperature, &search_->rng());
     }
     best.move = snap.children[choice].move;
     if (choice == snap.best && snap.pv.size() > 1) best.ponder = snap.pv[1];
     // The critical-position rule compares our moves' values. An infinite search is analysis or
     // the bot's pondering on the opponent's move, whose Q is from the other side: not ours.
-    if (!r->limits.infinite) previous_best_q_ = snap.children[choice].q;
+    if (!r.limits.infinite) previous_best_q_ = snap.children[choice].q;
   }
   if (!snap.error.empty()) out.on_message("search error: " + snap.error);
   {

@@ -2,8 +2,12 @@
 // The engine object that UCI and the lichess bot both drive: options, the game, the search
 // tree (reused between moves), time management and pondering.
 //
-//   new_game(); set_position(fen, moves); go(limits, listener)  -- returns at once
-//   stop(); ponderhit(); wait()
+//   new_game(); set_game(game) or set_position(fen, moves); go(limits, listener)  -- returns
+//   at once; stop(); ponderhit(); wait()
+//
+// One long-lived search thread runs every go(): it sleeps on a condition variable until a
+// search is asked for, and while one runs it wakes only for stop/ponderhit, the search ending
+// on its own, the once-a-second info, and the clock deadlines of the time manager.
 //
 // Thread-safety: every method may be called from any thread. stop() and ponderhit() never
 // block; a go() always ends with exactly one listener->on_bestmove(), also after stop(), a
@@ -25,24 +29,14 @@
 #include <vector>
 
 #include "engine/chess/game.h"
+#include "engine/evaluator_options.h"
 #include "engine/nn/evaluator.h"
 #include "engine/options.h"
 #include "engine/search/search.h"
+#include "engine/time/search_limits.h"
 #include "engine/time/time_manager.h"
 
 namespace zh {
-
-struct GoLimits {
-  std::optional<std::int64_t> wtime, btime;  // ms on each clock
-  std::int64_t winc = 0, binc = 0;
-  int movestogo = 0;
-  std::int64_t movetime = 0;      // ms
-  std::int64_t nodes = 0;         // playouts in this search
-  bool infinite = false;          // until stop()
-  bool ponder = false;            // until ponderhit() (then the clock rules) or stop()
-  bool human_opponent = false;    // enables the time jitter (eq. 9)
-  std::int64_t min_think_ms = 0;  // against humans: never answer faster than this
-};
 
 struct SearchInfo {
   int depth = 0;            // PV length
@@ -78,8 +72,9 @@ class SearchListener {
 
 class Engine {
  public:
-  // Builds the evaluator from the options; the default uses make_evaluator().
-  using EvaluatorFactory = std::function<std::shared_ptr<Evaluator>(const Options&)>;
+  // Builds the evaluator from the options; the default is load_evaluator() in fallback mode
+  // (a model that cannot be loaded gives the material evaluator and a warning).
+  using EvaluatorFactory = std::function<LoadedEvaluator(const Options&)>;
 
   Engine();
   explicit Engine(EvaluatorFactory factory);
@@ -95,16 +90,19 @@ class Engine {
   Options options() const;  // a copy
 
   // Loads the evaluator now if the options changed (throws with a message on failure).
-  void ensure_ready();
+  // Returns the warnings of that load (a fallback), which the next go() also reports through
+  // on_message unless they were returned here.
+  std::vector<std::string> ensure_ready();
 
   void new_game();
   // start_fen empty = the start position; moves in UCI. Keeps the matching subtree. Stops a
   // running search first. Throws FenError / MoveError and leaves the position unchanged.
   void set_position(std::string_view start_fen, const std::vector<std::string>& moves);
+  // The bot's way: the game as its session holds it (no text, no replay from the start).
   void set_game(const Game& game);
   Game game() const;
 
-  void go(const GoLimits& limits, std::shared_ptr<SearchListener> listener);
+  void go(const SearchLimits& limits, std::shared_ptr<SearchListener> listener);
   // Bot-style pondering: search the current position (after our move) until the next
   // set_position() (which keeps the subtree of the move the opponent played) or stop().
   void ponder(std::shared_ptr<SearchListener> listener);
@@ -117,8 +115,9 @@ class Engine {
 
  private:
   struct Run;
-  void stop_and_join_locked();
-  void run(std::shared_ptr<Run> run);
+  void stop_and_wait_locked();
+  void thread_loop();
+  void search(Run& run);
   SearchInfo make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) const;
   std::shared_ptr<Evaluator> evaluator_locked();
 
@@ -127,17 +126,22 @@ class Engine {
   Options options_;
   std::shared_ptr<Evaluator> evaluator_;
   std::string evaluator_signature_;
+  std::vector<std::string> evaluator_warnings_;  // not yet reported
   std::unique_ptr<Search> search_;
   Game game_;
   TimeManager time_;
   std::uint64_t seeded_with_ = ~std::uint64_t(0);
   std::optional<float> previous_best_q_;  // for the critical-position rule
 
-  std::thread thread_;
-  std::shared_ptr<Run> run_;
-  mutable std::mutex run_mutex_;  // guards run_ and last_snapshot_
+  // Shared with the search thread, guarded by run_mutex_ and signalled through wake_.
+  mutable std::mutex run_mutex_;
+  std::condition_variable wake_;
+  std::shared_ptr<Run> run_;  // the go() asked for or running; null when idle
+  bool run_started_ = false;  // the thread took run_
+  bool quit_ = false;
   SearchSnapshot last_snapshot_;
   std::atomic<bool> searching_{false};
+  std::thread thread_;  // last: starts once everything above exists
 };
 
 }  // namespace zh

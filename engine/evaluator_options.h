@@ -1,17 +1,61 @@
 #pragma once
-// The evaluator's options (backend, model, device, ...) declared with the typed option
-// system, and the EvaluatorConfig they describe.
+// The evaluator's options (backend, model, device, batching, fallback), each declared once with
+// its default, and the one factory that builds an evaluator from them for every command.
 
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
 #include "engine/options.h"
 
 namespace zh {
 
+// What to do when the configured evaluator cannot be built (option `fallback`).
+enum class EvaluatorFallback { kNone, kMaterial };
+
 void declare_evaluator_options(Options& options);
 EvaluatorConfig evaluator_config(const Options& options);
+InferenceServiceConfig inference_service_config(const Options& options);
+EvaluatorFallback evaluator_fallback(const Options& options);
+// The configs as the declarations' defaults fill them (tests, tools).
+EvaluatorConfig default_evaluator_config();
+InferenceServiceConfig default_inference_service_config();
 // Text that changes whenever an option that needs a new evaluator changes.
 std::string evaluator_signature(const Options& options);
+
+// How a command treats an evaluator that cannot be built (missing, corrupt or wrong-format
+// model, bad device): the daemon refuses to start unless `fallback: material` asks otherwise;
+// the interactive commands (uci, analyse) always carry on with the material evaluator.
+enum class EvaluatorLoad { kStrict, kFallback };
+// The mode the daemon uses: strict unless the `fallback` option says material.
+EvaluatorLoad daemon_evaluator_load(const Options& options);
+
+// Thrown in strict mode; the message names the backend, the model file and the problem.
+class EvaluatorConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LoadedEvaluator {
+  std::shared_ptr<Evaluator> evaluator;
+  // The batching service in front of the backend (null when the backend is called directly:
+  // a weightless one, cheap and thread-safe, under kNetworksBatched).
+  std::shared_ptr<InferenceService> service;
+  std::string backend;  // the backend actually loaded ("material" after a fallback)
+  // Loud warnings for the user (a fallback); the caller shows them where the user looks.
+  std::vector<std::string> warnings;
+};
+
+// Who calls the backend. A network always goes behind an InferenceService (one batch stream
+// for every search thread). The daemon puts the weightless backends there too: all its games
+// then share one evaluation thread, which keeps several games from taking every core.
+enum class EvaluatorSharing { kNetworksBatched, kAllBatched };
+
+// Builds the evaluator the options describe (see EvaluatorLoad and EvaluatorSharing).
+LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode,
+                               EvaluatorSharing sharing = EvaluatorSharing::kNetworksBatched);
 
 }  // namespace zh

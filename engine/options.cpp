@@ -5,23 +5,11 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include "engine/util/strings.h"
 
 namespace zh {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(first, last - first + 1));
-}
 
 // Default UCI spelling: each word capitalised ("move_overhead_ms" -> "Move_Overhead_Ms").
 std::string default_uci_name(std::string_view name) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
@@ -9,11 +10,6 @@ namespace {
 
 constexpr const char* kSpeeds[] = {"ultraBullet", "bullet",    "blitz",
                                    "rapid",       "classical", "correspondence"};
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();

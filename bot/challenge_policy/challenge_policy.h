@@ -11,25 +11,26 @@
 
 namespace zh::bot {
 
+// Filled from the `challenge` options (bot/config/bot_config.cpp), where the defaults live.
 struct ChallengePolicyOptions {
-  std::vector<std::string> variants{"crazyhouse"};  // lichess variant keys
+  std::vector<std::string> variants;  // lichess variant keys
   // Speed categories accepted: ultraBullet bullet blitz rapid classical correspondence.
-  std::vector<std::string> speeds{"bullet", "blitz", "rapid", "classical"};
-  int min_base_s = 0;
-  int max_base_s = 10800;
-  int min_increment_s = 0;
-  int max_increment_s = 180;
-  bool accept_rated = true;
-  bool accept_casual = true;
-  bool accept_bots = true;
-  bool only_bots = false;
-  int min_rating = 0;
-  int max_rating = 4000;
+  std::vector<std::string> speeds;
+  int min_base_s;
+  int max_base_s;
+  int min_increment_s;
+  int max_increment_s;
+  bool accept_rated;
+  bool accept_casual;
+  bool accept_bots;
+  bool only_bots;
+  int min_rating;
+  int max_rating;
   std::vector<std::string> block_list;  // user ids or names, case-insensitive
   std::vector<std::string> allow_list;  // when not empty, only these may challenge
-  int max_concurrent_games = 2;
-  int max_games_per_opponent = 1;   // simultaneous games against one opponent
-  int max_bot_games_per_day = 100;  // lichess's own cap is 100 bot-vs-bot games per 24 h
+  int max_concurrent_games;
+  int max_games_per_opponent;  // simultaneous games against one opponent
+  int max_bot_games_per_day;   // lichess's own cap is 100 bot-vs-bot games per 24 h
 };
 
 struct DaemonLoad {

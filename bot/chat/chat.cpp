@@ -2,22 +2,11 @@
 
 #include <cctype>
 #include <cstdio>
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
-}
 
 std::string eval_line(const EvalSummary& e) {
   if (!e.available) return "No evaluation yet.";

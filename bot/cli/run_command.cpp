@@ -19,36 +19,28 @@
 #include "bot/logging/log_setup.h"
 #include "engine/engine.h"
 #include "engine/evaluator_options.h"
-#include "engine/nn/inference_service.h"
 
 namespace zh::cli {
 
 namespace {
 
-// One network for every game: the backend behind a thread-safe batching service. A model that
-// cannot be loaded falls back to the material evaluator, loudly, rather than not playing.
-std::shared_ptr<InferenceService> build_evaluator(const Options& options) {
-  EvaluatorConfig config = evaluator_config(options);
-  std::unique_ptr<Evaluator> backend;
-  try {
-    backend = make_evaluator(config);
-  } catch (const std::exception& e) {
+// One evaluator for every game, behind one batching service. A network that cannot be loaded
+// stops the daemon with the reason, unless evaluator.fallback asks for the material evaluator
+// (then it warns loudly).
+LoadedEvaluator build_evaluator(const Options& options) {
+  LoadedEvaluator loaded =
+      load_evaluator(options, daemon_evaluator_load(options), EvaluatorSharing::kAllBatched);
+  if (!loaded.warnings.empty()) {
     spdlog::error("**************************************************************************");
-    spdlog::error("evaluator '{}' could not be loaded: {}", config.backend, e.what());
-    spdlog::error("FALLING BACK TO THE MATERIAL EVALUATOR: the bot will play far weaker");
+    for (const auto& w : loaded.warnings) spdlog::error("{}", w);
     spdlog::error("**************************************************************************");
-    config.backend = "material";
-    backend = make_evaluator(config);
   }
-  if (config.backend != "torch")
+  if (loaded.backend != "torch")
     spdlog::warn(
         "playing with the '{}' evaluator, not a neural network (set evaluator.backend: "
         "torch and evaluator.model)",
-        config.backend);
-  InferenceServiceConfig service;
-  service.max_batch = int(options.get_int("max_batch"));
-  service.max_wait_us = int(options.get_int("max_wait_us"));
-  return std::make_shared<InferenceService>(std::move(backend), service);
+        loaded.backend);
+  return loaded;
 }
 
 // SIGINT/SIGTERM are blocked in every thread and read here: the first drains, the second
@@ -126,20 +118,21 @@ void add_run_command(CLI::App& app) {
     spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
 
     SignalWatcher::block_signals();  // before any thread starts, so all inherit the mask
-    const auto evaluator = build_evaluator(config.options);
+    LoadedEvaluator evaluator = build_evaluator(config.options);
+    evaluator.warnings.clear();  // logged once above, not again by every game's engine
     Options engine_options;
     Engine::declare_options(engine_options);
     const Options& all = config.options;
     auto make_engine = [evaluator, engine_options, &all]() -> std::unique_ptr<bot::MoveEngine> {
-      auto engine = std::make_unique<Engine>(
-          [evaluator](const Options&) -> std::shared_ptr<Evaluator> { return evaluator; });
+      auto engine = std::make_unique<Engine>([evaluator](const Options&) { return evaluator; });
       for (const auto& o : engine_options.all())
         engine->set_option(o.name, all.at(o.name).format(all.at(o.name).value));
       return std::make_unique<bot::EngineAdapter>(std::move(engine));
     };
 
     bot::Daemon daemon(config.bot, token.token, make_engine);
-    daemon.set_batch_fill_source([evaluator] { return evaluator->stats().mean_fill_ratio; });
+    if (const auto service = evaluator.service)
+      daemon.set_batch_fill_source([service] { return service->stats().mean_fill_ratio; });
     int rc = 0;
     {
       SignalWatcher signals(daemon);

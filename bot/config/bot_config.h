@@ -23,45 +23,46 @@ struct ChatTemplates {
 };
 
 struct BotConfig {
+  // Filled from the options declared in bot_config.cpp, where every default lives.
   // lichess
   std::string base_url;
   std::string token_file;
-  std::int64_t request_timeout_ms = 0;
-  std::int64_t stream_idle_timeout_s = 0;
+  std::int64_t request_timeout_ms;
+  std::int64_t stream_idle_timeout_s;
   // challenge
   ChallengePolicyOptions challenge;
   // game
-  std::int64_t abort_time_s = 0;
-  std::int64_t human_min_think_ms = 0;
-  bool human_opening_temperature = false;
-  PonderMode ponder = PonderMode::kOn;
-  bool ponder_single_game_only = true;
-  bool accept_draws = false;
-  double draw_value_threshold = 0;
-  std::int64_t draw_min_moves = 0;
-  std::int64_t takebacks_accepted = 0;
-  bool resign = false;
-  double resign_value = 0;
-  std::int64_t resign_moves = 0;
-  bool claim_victory = true;
+  std::int64_t abort_time_s;
+  std::int64_t human_min_think_ms;
+  bool human_opening_temperature;
+  PonderMode ponder;
+  bool ponder_single_game_only;
+  bool accept_draws;
+  double draw_value_threshold;
+  std::int64_t draw_min_moves;
+  std::int64_t takebacks_accepted;
+  bool resign;
+  double resign_value;
+  std::int64_t resign_moves;
+  bool claim_victory;
   std::string pgn_dir;
   // chat
   ChatTemplates chat;
-  bool chat_commands = true;
-  std::int64_t chat_min_interval_ms = 0;
+  bool chat_commands;
+  std::int64_t chat_min_interval_ms;
   // operations
-  std::int64_t metrics_port = 0;
-  std::int64_t shutdown_grace_s = 0;
+  std::int64_t metrics_port;
+  std::int64_t shutdown_grace_s;
   std::string log_level;
   std::string log_format;
 
   static void declare(Options& options);
   // Reads the declared options; throws OptionError (naming the key, the value and what is
-  // allowed) for list entries the scalar declarations cannot check, e.g. an unknown speed.
+  // allowed) for list entries and option pairs the single declarations cannot check, e.g. an
+  // unknown speed or min_rating above max_rating.
   static BotConfig from(const Options& options);
+  // Every option at its declared default.
+  static BotConfig defaults();
 };
-
-// Splits a comma-separated list option ("bullet, blitz") into trimmed, non-empty items.
-std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace zh::bot

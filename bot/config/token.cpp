@@ -6,16 +6,11 @@
 
 #include "bot/config/config_file.h"
 #include "bot/lichess/redact.h"
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 void check_characters(const std::string& token, const std::string& origin) {
   for (char c : token) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bot/lichess/stream_runner.h"
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
@@ -16,11 +17,6 @@ namespace {
 constexpr Millis kPendingExpiry{60000};  // an accepted challenge whose game never started
 constexpr auto kBotCapWindow = std::chrono::hours(24);
 constexpr auto kMainLoopSleep = std::chrono::milliseconds(200);
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 }  // namespace
 

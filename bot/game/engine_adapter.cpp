@@ -8,10 +8,6 @@ namespace zh::bot {
 
 namespace {
 
-std::string fen_for_engine(const std::string& initial_fen) {
-  return initial_fen == "startpos" ? std::string() : initial_fen;
-}
-
 // Collects the last info line and turns the bestmove into a ThinkResult.
 class ThinkListener final : public SearchListener {
  public:
@@ -22,14 +18,14 @@ class ThinkListener final : public SearchListener {
 
   void on_bestmove(const BestMove& best) override {
     ThinkResult r;
+    r.move = best.move;
     if (best.move.is_null()) {
       r.error = best.error.empty() ? "no legal move" : best.error;
     } else {
-      r.uci = to_uci(best.move, CastlingNotation::kKingToRook);
       try {
         r.best_san = to_san(root_, best.move);
       } catch (const std::exception&) {
-        r.best_san = r.uci;
+        r.best_san = to_uci(best.move);
       }
     }
     r.value = info_.q;
@@ -77,31 +73,13 @@ void EngineAdapter::new_game(bool sample_opening) {
                       sample_opening ? std::to_string(kOpeningSampledMoves) : std::string("0"));
 }
 
-void EngineAdapter::think(const std::string& initial_fen, const std::vector<std::string>& moves,
-                          const ThinkLimits& limits, std::function<void(const ThinkResult&)> done) {
+void EngineAdapter::think(const Game& game, const SearchLimits& limits,
+                          std::function<void(const ThinkResult&)> done) {
   pondering_ = false;
+  // Keeps the subtree of the moves played since the last search (ponder or think).
+  engine_->set_game(game);
   try {
-    // Keeps the subtree of the moves played since the last search (ponder or think).
-    engine_->set_position(fen_for_engine(initial_fen), moves);
-  } catch (const std::exception& e) {
-    ThinkResult r;
-    r.error = std::string("position rejected: ") + e.what();
-    done(r);
-    return;
-  }
-  GoLimits go;
-  if (limits.wtime_ms || limits.btime_ms) {
-    go.wtime = limits.wtime_ms;
-    go.btime = limits.btime_ms;
-    go.winc = limits.winc_ms;
-    go.binc = limits.binc_ms;
-  } else {
-    go.movetime = kUntimedMoveMs;
-  }
-  go.human_opponent = limits.human_opponent;
-  go.min_think_ms = limits.min_think_ms;
-  try {
-    engine_->go(go, std::make_shared<ThinkListener>(engine_->game().position(), done));
+    engine_->go(limits, std::make_shared<ThinkListener>(game.position(), done));
   } catch (const std::exception& e) {
     // The evaluator could not be built, say. The session must hear of it, or it would wait for
     // a move forever.
@@ -111,12 +89,8 @@ void EngineAdapter::think(const std::string& initial_fen, const std::vector<std:
   }
 }
 
-void EngineAdapter::ponder(const std::string& initial_fen, const std::vector<std::string>& moves) {
-  try {
-    engine_->set_position(fen_for_engine(initial_fen), moves);
-  } catch (const std::exception&) {
-    return;  // nothing to ponder on; the next think() reports the problem
-  }
+void EngineAdapter::ponder(const Game& game) {
+  engine_->set_game(game);
   pondering_ = true;
   engine_->ponder(std::make_shared<PonderListener>(pondering_));
 }
@@ -124,9 +98,8 @@ void EngineAdapter::ponder(const std::string& initial_fen, const std::vector<std
 void EngineAdapter::stop() { engine_->stop(); }
 
 std::string EngineAdapter::description() const {
-  const Options o = engine_->options();
-  std::string backend = o.contains("backend") ? o.get_string("backend") : "?";
-  return "zhbot " ZH_VERSION " (MCTS, " + backend + " evaluator)";
+  return "zhbot " ZH_VERSION " (MCTS, " + evaluator_config(engine_->options()).backend +
+         " evaluator)";
 }
 
 }  // namespace zh::bot

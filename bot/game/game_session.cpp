@@ -23,24 +23,11 @@ GameSession::GameSession(std::string game_id, Deps deps, std::unique_ptr<MoveEng
   env.my_id = deps_.my_id;
   env.my_name = deps_.my_name;
   env.engine_name = engine_->description();
-  env.defer = [this](std::function<void()> task) { post(std::move(task)); };
   core_ = std::make_unique<SessionCore>(
       game_id_, *deps_.config, env, *engine_,
-      // Engine results arrive on the engine's thread. When the core is free, the move is sent
-      // from right there, saving a thread wake-up on the critical path; when the worker holds
-      // the core (it may be waiting for this very search to stop), the result is queued.
+      // Engine results arrive on the engine's search thread; the move is sent from this
+      // session's worker, so a slow POST never holds up the engine (pondering starts at once).
       [this](const ThinkResult& r, std::uint64_t id) {
-        std::unique_lock lock(core_mutex_, std::try_to_lock);
-        if (lock.owns_lock()) {
-          try {
-            core_->on_think_done(r, id);
-          } catch (const std::exception& e) {
-            log_->error("session error: {}", e.what());
-          }
-          lock.unlock();
-          cv_.notify_one();  // the worker notices a finished game
-          return;
-        }
         post([this, r, id] { core_->on_think_done(r, id); });
       },
       log_);
@@ -82,18 +69,15 @@ void GameSession::worker_loop() {
       cv_.wait_for(lock, kTick, [this] { return !tasks_.empty() || stop_requested_.load(); });
       batch.swap(tasks_);
     }
-    {
-      std::lock_guard core_lock(core_mutex_);
-      try {
-        for (auto& task : batch) task();
-        if (stop_requested_ && !core_->finished()) core_->abandon_locally();
-        core_->tick();
-      } catch (const std::exception& e) {
-        // Never lose the game to a bug in one handler: log and carry on.
-        log_->error("session error: {}", e.what());
-      }
-      if (core_->finished()) break;
+    try {
+      for (auto& task : batch) task();
+      if (stop_requested_ && !core_->finished()) core_->abandon_locally();
+      core_->tick();
+    } catch (const std::exception& e) {
+      // Never lose the game to a bug in one handler: log and carry on.
+      log_->error("session error: {}", e.what());
     }
+    if (core_->finished()) break;
   }
   stream_cancel_.cancel();
   engine_->stop();

@@ -58,8 +58,7 @@ class GameSession {
   std::atomic<bool> done_{false};
   std::atomic<bool> stop_requested_{false};
 
-  std::mutex core_mutex_;  // whoever runs core_ holds it: the worker or the engine's thread
-  std::mutex mutex_;       // tasks_
+  std::mutex mutex_;  // tasks_; core_ itself is only ever run by the worker thread
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
 

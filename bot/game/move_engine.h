@@ -2,24 +2,23 @@
 // What a game session needs from an engine. The production implementation drives zh::Engine
 // (engine_adapter.h); tests use a scripted one. Keeping the session on this narrow interface
 // lets its lichess behaviour be tested without a search.
+//
+// Moves cross this boundary as zh::Move and the game as zh::Game (the session's own, extended
+// by one move per ply); they become UCI text only on the wire.
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
-#include <vector>
+
+#include "engine/chess/game.h"
+#include "engine/chess/move.h"
+#include "engine/time/search_limits.h"
 
 namespace zh::bot {
 
-struct ThinkLimits {
-  std::optional<std::int64_t> wtime_ms, btime_ms;  // absent: untimed
-  std::int64_t winc_ms = 0, binc_ms = 0;
-  bool human_opponent = false;  // time jitter and the minimum think time apply
-  std::int64_t min_think_ms = 0;
-};
-
 struct ThinkResult {
-  std::string uci;          // lichess form (king-to-rook castling); empty: no move (error)
+  Move move;                // null: no move (see error)
   float value = 0;          // for the side that moved, in [-1, 1]
   int cp = 0;               // same, centipawns
   std::optional<int> mate;  // moves to mate for the side that moved (negative: getting mated)
@@ -36,12 +35,11 @@ class MoveEngine {
   virtual ~MoveEngine() = default;
   // A new game; `sample_opening` asks for the opening temperature (human opponents).
   virtual void new_game(bool sample_opening) = 0;
-  // Searches the position after `moves` (UCI, from `initial_fen`, "startpos" or a FEN) and
-  // calls `done` exactly once, on any thread.
-  virtual void think(const std::string& initial_fen, const std::vector<std::string>& moves,
-                     const ThinkLimits& limits, std::function<void(const ThinkResult&)> done) = 0;
+  // Searches the game's current position and calls `done` exactly once, on any thread.
+  virtual void think(const Game& game, const SearchLimits& limits,
+                     std::function<void(const ThinkResult&)> done) = 0;
   // Thinks on the opponent's time after our move; ends at the next think() or stop().
-  virtual void ponder(const std::string& initial_fen, const std::vector<std::string>& moves) = 0;
+  virtual void ponder(const Game& game) = 0;
   virtual void stop() = 0;
   virtual bool pondering() const = 0;
   virtual std::string description() const = 0;

@@ -2,28 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <utility>
 
 #include "engine/chess/notation.h"
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
 namespace {
 
-constexpr Millis kMoveRetryDelay{400};  // lets the stream show whether the POST landed
-constexpr int kQuickMoveAttempts = 3;
-constexpr Millis kSlowMoveRetryDelay{1500};
-constexpr int kMaxRejections = 2;  // 400s for one ply before we stop insisting
 constexpr Millis kRethinkDelay{500};
 constexpr int kMaxThinkFailures = 3;
-constexpr Millis kClaimRetryDelay{2000};
 constexpr Millis kFinalStateWait{2000};  // for the game stream's final state after gameFinish
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 double ms_between(TimePoint a, TimePoint b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -39,14 +29,22 @@ SessionCore::SessionCore(std::string game_id, const BotConfig& config, Env env, 
       engine_(engine),
       deliver_(std::move(deliver)),
       log_(std::move(log)),
-      chat_limiter_(*env_.clock, Millis(config.chat_min_interval_ms)) {}
+      board_("startpos", log_),
+      sender_(game_id_, *env_.client, *env_.clock, log_),
+      offers_(game_id_, config, *env_.client, log_),
+      resign_(config),
+      opponent_(game_id_, config, *env_.client, *env_.clock, log_),
+      chat_(game_id_, config, *env_.client, *env_.clock,
+            ChatContext{env_.my_name, env_.engine_name, [this] { return eval_summary(); }}, log_),
+      record_(game_id_, config, log_) {}
 
 void SessionCore::on_event(const GameEvent& event, TimePoint received) {
   if (finished_) return;
   if (const auto* full = std::get_if<GameFull>(&event)) return on_full(*full, received);
   if (const auto* state = std::get_if<GameState>(&event)) return on_state(*state, received);
-  if (const auto* chat = std::get_if<ChatLine>(&event)) return on_chat(*chat);
-  if (const auto* gone = std::get_if<OpponentGone>(&event)) return on_opponent_gone(*gone);
+  if (const auto* line = std::get_if<ChatLine>(&event)) return chat_.on_chat(*line);
+  if (const auto* gone = std::get_if<OpponentGone>(&event))
+    return opponent_.on_opponent_gone(*gone);
 }
 
 void SessionCore::on_full(const GameFull& full, TimePoint received) {
@@ -63,14 +61,16 @@ void SessionCore::on_full(const GameFull& full, TimePoint received) {
     return;
   }
   have_full_ = true;
+  board_.set_initial_fen(full.initial_fen);
   const GamePlayer& opp = our_color_ == kWhite ? full.black : full.white;
-  opponent_name_ = opp.ai_level ? "Stockfish level " + std::to_string(*opp.ai_level) : opp.name;
+  const std::string opponent_name = player_display_name(opp);
+  chat_.set_opponent(opponent_name);
   opponent_is_bot_ = opp.is_bot() || opp.ai_level.has_value();
   if (full.variant != "crazyhouse")
     log_->warn("variant '{}' is not crazyhouse; playing it with crazyhouse rules would be wrong",
                full.variant);
   if (first) {
-    log_->info("game vs {}{} as {}, {} {}", opponent_name_, opponent_is_bot_ ? " (bot)" : "",
+    log_->info("game vs {}{} as {}, {} {}", opponent_name, opponent_is_bot_ ? " (bot)" : "",
                our_color_ == kWhite ? "white" : "black", full.rated ? "rated" : "casual",
                full.speed);
     engine_.new_game(!opponent_is_bot_ && config_.human_opening_temperature);
@@ -79,55 +79,11 @@ void SessionCore::on_full(const GameFull& full, TimePoint received) {
   // A fresh game gets the greetings; a resumed one (after a restart) does not repeat them.
   // They go out after the first search has started, so they never delay a move.
   const bool fresh = full.state.move_list().size() < 2;
-  if (first && fresh && !greeted_ && !finished_) {
-    greeted_ = true;
-    say(ChatRoom::kPlayer, fill_template(config_.chat.greeting, env_.my_name, opponent_name_),
-        false);
-    say(ChatRoom::kSpectator,
-        fill_template(config_.chat.greeting_spectators, env_.my_name, opponent_name_), false);
-  }
-}
-
-bool SessionCore::rebuild(const std::string& moves_text) {
-  GameState parsed;
-  parsed.moves = moves_text;
-  const std::vector<std::string> moves = parsed.move_list();
-  // Usually the new list extends the old one by a move or two: play only those (replaying
-  // the whole game costs a legality check per ply). Anything else rebuilds from the start.
-  const bool extends = position_valid_ && moves.size() >= moves_.size() &&
-                       std::equal(moves_.begin(), moves_.end(), moves.begin());
-  try {
-    Game game = extends ? game_
-                        : Game(full_.initial_fen == "startpos" || full_.initial_fen.empty()
-                                   ? Position()
-                                   : Position::from_fen(full_.initial_fen));
-    for (std::size_t i = extends ? moves_.size() : 0; i < moves.size(); ++i) {
-      try {
-        game.play_uci(moves[i]);
-      } catch (const MoveError& e) {
-        log_->error(
-            "server move {} '{}' is rejected by our rules ({}); waiting for the next "
-            "state to resynchronise",
-            i + 1, moves[i], e.what());
-        position_valid_ = false;
-        return false;
-      }
-    }
-    game_ = std::move(game);
-  } catch (const std::exception& e) {
-    log_->error("cannot set up the game from '{}': {}", full_.initial_fen, e.what());
-    position_valid_ = false;
-    return false;
-  }
-  if (int(moves.size()) <= posted_ply_) posted_ply_ = int(moves.size()) - 1;  // takeback
-  moves_ = moves;
-  moves_text_ = moves_text;
-  position_valid_ = true;
-  return true;
+  if (first && fresh && !finished_) chat_.greet();
 }
 
 bool SessionCore::our_turn() const {
-  return position_valid_ && game_.position().side_to_move() == our_color_;
+  return board_.valid() && board_.game().position().side_to_move() == our_color_;
 }
 
 void SessionCore::on_state(const GameState& s, TimePoint received) {
@@ -136,56 +92,23 @@ void SessionCore::on_state(const GameState& s, TimePoint received) {
     return;
   }
   state_ = s;
-  const bool changed = s.moves != moves_text_ || !position_valid_;
+  const bool changed = s.moves != board_.moves_text() || !board_.valid();
   if (changed) {
     if (thinking_) {
       engine_.stop();  // its result is for an old position and will be discarded
       thinking_ = false;
     }
-    if (!rebuild(s.moves)) return;
-    if (retry_ && int(moves_.size()) > retry_->ply) retry_.reset();  // the POST had landed
-    opponent_turn_since_.reset();
+    if (!board_.update(s.moves)) return;
+    sender_.board_changed(board_.plies());
   }
   if (s.finished()) return finish(s.status, s.winner);
 
-  answer_offers(s);
-  const int ply = int(moves_.size());
-  if (!our_turn()) {
-    if (ply < 2 && !opponent_turn_since_) opponent_turn_since_ = env_.clock->now();
-    return;
-  }
-  if (!thinking_ && posted_ply_ != ply && !retry_ && !rethink_at_ &&
-      !(rejected_ply_ == ply && rejections_ >= kMaxRejections))
+  std::optional<OurEvaluation> eval;
+  if (last_result_) eval = OurEvaluation{last_result_->value, last_result_->mate.has_value()};
+  offers_.on_state(s, our_color_, board_.game().position().fullmove_number(), eval);
+  opponent_.on_board(board_.plies(), our_turn(), changed);
+  if (our_turn() && !thinking_ && !rethink_at_ && sender_.may_send_for(board_.plies()))
     start_think(received);
-}
-
-void SessionCore::answer_offers(const GameState& s) {
-  // Each offer is answered once; the flag clears when the server stops showing the offer.
-  const bool opponent_offers_draw = our_color_ == kWhite ? s.bdraw : s.wdraw;
-  if (!opponent_offers_draw) draw_offer_answered_ = false;
-  if (opponent_offers_draw && !draw_offer_answered_) {
-    draw_offer_answered_ = true;
-    const int full_move = game_.position().fullmove_number();
-    const bool level = last_result_ && !last_result_->mate &&
-                       std::fabs(last_result_->value) <= config_.draw_value_threshold;
-    const bool accept = config_.accept_draws && full_move >= config_.draw_min_moves && level;
-    const ApiResult r = env_.client->answer_draw(game_id_, accept);
-    log_->info("draw offer {} ({})", accept ? "accepted" : "declined", r.ok() ? "ok" : r.error);
-  }
-  const bool opponent_takeback = our_color_ == kWhite ? s.btakeback : s.wtakeback;
-  if (!opponent_takeback) takeback_offer_answered_ = false;
-  if (opponent_takeback && !takeback_offer_answered_) {
-    takeback_offer_answered_ = true;
-    const bool accept = takebacks_given_ < config_.takebacks_accepted;
-    if (accept) ++takebacks_given_;
-    const ApiResult r = env_.client->answer_takeback(game_id_, accept);
-    log_->info("takeback request {} ({})", accept ? "accepted" : "declined",
-               r.ok() ? "ok" : r.error);
-  }
-}
-
-std::int64_t SessionCore::our_clock_ms() const {
-  return our_color_ == kWhite ? state_.wtime_ms : state_.btime_ms;
 }
 
 void SessionCore::start_think(TimePoint received) {
@@ -193,32 +116,22 @@ void SessionCore::start_think(TimePoint received) {
   if (env_.ponder) env_.ponder->must_move(game_id_);
   ++think_id_;
   thinking_ = true;
-  think_moves_ = moves_text_;
+  think_moves_ = board_.moves_text();
   line_received_ = received;
-  ThinkLimits limits;
-  if (full_.clock_initial_ms) {
-    // The POST round trip is time the server charges us: leave it on the clock.
-    const auto rtt = std::int64_t(std::llround(rtt_ms_));
-    limits.wtime_ms = std::max<std::int64_t>(1, state_.wtime_ms - (our_color_ == kWhite ? rtt : 0));
-    limits.btime_ms = std::max<std::int64_t>(1, state_.btime_ms - (our_color_ == kBlack ? rtt : 0));
-    limits.winc_ms = state_.winc_ms;
-    limits.binc_ms = state_.binc_ms;
-  }
-  limits.human_opponent = !opponent_is_bot_;
-  limits.min_think_ms = opponent_is_bot_ ? 0 : config_.human_min_think_ms;
+  const SearchLimits limits =
+      think_limits(full_, state_, our_color_, sender_.round_trip_ms(), opponent_is_bot_, config_);
   const std::uint64_t id = think_id_;
   Deliver deliver = deliver_;
   const TimePoint call = env_.clock->now();
-  engine_.think(full_.initial_fen, moves_, limits,
-                [deliver, id](const ThinkResult& r) { deliver(r, id); });
+  engine_.think(board_.game(), limits, [deliver, id](const ThinkResult& r) { deliver(r, id); });
   before_search_ms_ = ms_between(received, call);
 }
 
 void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
   if (think_id != think_id_ || !thinking_) return;  // an answer to an old question
   thinking_ = false;
-  if (finished_ || moves_text_ != think_moves_ || !our_turn()) return;
-  if (r.uci.empty()) {
+  if (finished_ || board_.moves_text() != think_moves_ || !our_turn()) return;
+  if (r.move.is_null()) {
     log_->error("engine gave no move: {}", r.error.empty() ? "unknown error" : r.error);
     if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
     return;
@@ -226,114 +139,48 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
   think_failures_ = 0;
   last_result_ = r;
   if (env_.metrics && r.nps > 0) env_.metrics->set_nodes_per_second(double(r.nps));
-
-  const int ply = int(moves_.size());
-  if (config_.resign && ply >= 2) {
-    low_value_streak_ =
-        (r.value <= config_.resign_value || (r.mate && *r.mate < 0)) ? low_value_streak_ + 1 : 0;
-    if (low_value_streak_ >= config_.resign_moves) {
-      const ApiResult res = env_.client->resign(game_id_);
-      log_->info("resigning at value {:.3f} ({})", r.value, res.ok() ? "ok" : res.error);
-      if (res.ok()) return;
-    }
+  if (resign_.should_resign(board_.plies(), r.value, r.mate)) {
+    const ApiResult res = env_.client->resign(game_id_);
+    log_->info("resigning at value {:.3f} ({})", r.value, res.ok() ? "ok" : res.error);
+    if (res.ok()) return;
   }
-  post_move(r.uci, r);
+  handle_sent(sender_.send(r.move, board_.plies()));
 }
 
-void SessionCore::post_move(const std::string& uci, const ThinkResult& r) {
-  const int ply = int(moves_.size());
-  if (posted_ply_ == ply) {
-    log_->warn("a move for ply {} was already sent; not sending {}", ply, uci);
-    return;
+void SessionCore::handle_sent(const MoveSender::Result& sent) {
+  if (sent.outcome == MoveSender::Outcome::kRefused && sent.rethink)
+    rethink_at_ = env_.clock->now() + kRethinkDelay;  // if the stream has nothing new to say
+  if (sent.outcome != MoveSender::Outcome::kSent || !last_result_) return;
+  const ThinkResult& r = *last_result_;
+  // Our overhead: opponent's move line in, our POST out, minus the search itself.
+  const double search_ms = r.search_us > 0 ? r.search_us / 1000.0 : double(r.time_ms);
+  const double overhead = ms_between(line_received_, sent.sent_at) - search_ms;
+  if (env_.metrics) {
+    env_.metrics->add_move();
+    env_.metrics->observe_move_overhead_ms(std::max(0.0, overhead));
   }
-  const TimePoint send = env_.clock->now();
-  const ApiResult res = env_.client->move(game_id_, uci);
-  if (res.ok()) {
-    posted_ply_ = ply;
-    retry_.reset();
-    ++moves_sent_;
-    // Our overhead: opponent's move line in, our POST out, minus the search itself.
-    const double search_ms = r.search_us > 0 ? r.search_us / 1000.0 : double(r.time_ms);
-    const double overhead = ms_between(line_received_, send) - search_ms;
-    rtt_ms_ = rtt_ms_ == 0 ? double(res.elapsed.count())
-                           : 0.8 * rtt_ms_ + 0.2 * double(res.elapsed.count());
-    if (env_.metrics) {
-      env_.metrics->add_move();
-      env_.metrics->observe_move_overhead_ms(std::max(0.0, overhead));
-    }
-    PgnMoveNote note;
-    const int sign = our_color_ == kWhite ? 1 : -1;
-    if (r.mate)
-      note.eval_mate = sign * *r.mate;
-    else
-      note.eval_cp = sign * r.cp;
-    if (full_.clock_initial_ms)
-      note.clock_ms = std::max<std::int64_t>(0, our_clock_ms() - r.time_ms) +
-                      (our_color_ == kWhite ? state_.winc_ms : state_.binc_ms);
-    if (int(notes_.size()) <= ply) notes_.resize(ply + 1);
-    notes_[ply] = note;
-    log_->debug("overhead {:.3f} ms: {:.3f} ms before the search started, the rest after it",
-                overhead, before_search_ms_);
-    log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
-               uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead), res.elapsed.count());
-    maybe_ponder(uci);
-    return;
+  std::optional<std::int64_t> clock_after;
+  if (full_.clock_initial_ms) {
+    const std::int64_t ours = our_color_ == kWhite ? state_.wtime_ms : state_.btime_ms;
+    clock_after = std::max<std::int64_t>(0, ours - r.time_ms) +
+                  (our_color_ == kWhite ? state_.winc_ms : state_.binc_ms);
   }
-  // A move that did not land is never given up while the game runs: a dropped move is a game
-  // lost on time.
-  const int retry_attempts = retry_ && retry_->ply == ply ? retry_->attempts : 0;
-  auto retry_in = [&](Millis delay, int attempts) {
-    retry_ = Retry{uci, r, ply, env_.clock->now() + delay, attempts};
-  };
-  switch (res.status) {
-    case ApiStatus::kNetworkError:
-    case ApiStatus::kServerError: {
-      // The move may or may not have landed: the retry looks at the stream before sending it
-      // again. Quick retries first, then slower ones so a server in trouble is not hammered.
-      const int attempts = retry_attempts + 1;
-      log_->warn("move {} not confirmed ({}); checking the stream before retry {}", uci, res.error,
-                 attempts);
-      retry_in(attempts < kQuickMoveAttempts ? kMoveRetryDelay : kSlowMoveRetryDelay, attempts);
-      return;
-    }
-    case ApiStatus::kRateLimited: {
-      // Lichess did not take the move: send it again the moment the pause it asked for is over.
-      const Millis pause = std::max(env_.client->rate_limits().remaining("move"), Millis(1));
-      log_->warn("move {} rate limited ({}); sending it again in {} ms", uci, res.error,
-                 pause.count());
-      retry_in(pause, retry_attempts + 1);
-      return;
-    }
-    case ApiStatus::kClientError:
-      // Not our turn or not legal at the server: the stream will tell us the real position.
-      rejected_ply_ == ply ? ++rejections_ : (rejected_ply_ = ply, rejections_ = 1);
-      log_->error("move {} refused ({}); resynchronising from the game stream", uci, res.error);
-      // If the stream has nothing new to say, think again (bounded by kMaxRejections).
-      if (rejections_ < kMaxRejections) rethink_at_ = env_.clock->now() + kRethinkDelay;
-      return;
-    default:
-      log_->error("move {} not sent: {}", uci, res.error);
-      return;
-  }
+  record_.note_move(board_.plies(), our_color_, r, clock_after);
+  log_->debug("overhead {:.3f} ms: {:.3f} ms before the search started, the rest after it",
+              overhead, before_search_ms_);
+  log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
+             sent.uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead),
+             sent.post_time.count());
+  maybe_ponder(r.move);
 }
 
-void SessionCore::maybe_ponder(const std::string& our_uci) {
+void SessionCore::maybe_ponder(Move our_move) {
   if (!env_.ponder || !env_.ponder->may_ponder(opponent_is_bot_)) return;
-  std::vector<std::string> after = moves_;
-  after.push_back(our_uci);
-  const std::string moves_text = moves_text_;
-  auto start = [this, after = std::move(after), moves_text] {
-    // Deferred: by now the opponent may have replied or the game may be over.
-    if (finished_ || thinking_ || moves_text_ != moves_text) return;
-    engine_.ponder(full_.initial_fen, after);
-    MoveEngine* engine = &engine_;
-    env_.ponder->pondering(game_id_, [engine] { engine->stop(); });
-  };
-  // The move may have been sent from the engine's own thread, which must not start a search.
-  if (env_.defer)
-    env_.defer(std::move(start));
-  else
-    start();
+  Game after = board_.game();
+  after.play(our_move);  // legal: the engine chose it in this very position
+  engine_.ponder(after);
+  MoveEngine* engine = &engine_;
+  env_.ponder->pondering(game_id_, [engine] { engine->stop(); });
 }
 
 void SessionCore::stop_pondering() {
@@ -343,60 +190,17 @@ void SessionCore::stop_pondering() {
 void SessionCore::tick() {
   if (finished_ || !have_full_) return;
   const TimePoint now = env_.clock->now();
-  if (retry_ && now >= retry_->due) {
-    Retry retry = *retry_;
-    if (int(moves_.size()) == retry.ply && our_turn() && moves_text_ == think_moves_) {
-      log_->info("move {} still not on the board; sending it again", retry.uci);
-      retry_->attempts = retry.attempts;
-      post_move(retry.uci, retry.result);
-    } else {
-      retry_.reset();
-    }
-  }
+  const bool unchanged = our_turn() && board_.moves_text() == think_moves_;
+  if (auto sent = sender_.tick(board_.plies(), unchanged)) handle_sent(*sent);
   if (rethink_at_ && now >= *rethink_at_) {
     rethink_at_.reset();
-    if (our_turn() && !thinking_ && posted_ply_ != int(moves_.size())) start_think(now);
-  }
-  if (!abort_sent_ && opponent_turn_since_ && moves_.size() < 2 && !our_turn() &&
-      now - *opponent_turn_since_ >= std::chrono::seconds(config_.abort_time_s)) {
-    abort_sent_ = true;
-    const ApiResult r = env_.client->abort_game(game_id_);
-    log_->info("opponent made no first move in {} s: abort ({})", config_.abort_time_s,
-               r.ok() ? "ok" : r.error);
+    if (our_turn() && !thinking_ && !sender_.sent_for(board_.plies())) start_think(now);
   }
   if (pending_finish_ && now >= pending_finish_->due) {
     const PendingFinish f = *pending_finish_;
     return finish(f.status, f.winner);
   }
-  if (claim_at_ && now >= *claim_at_) {
-    claim_at_.reset();
-    const ApiResult r = env_.client->claim_victory(game_id_);
-    log_->info("opponent left: claiming victory ({})", r.ok() ? "ok" : r.error);
-    if (!r.ok() && ++claim_attempts_ < 3) claim_at_ = now + kClaimRetryDelay;
-  }
-}
-
-void SessionCore::on_opponent_gone(const OpponentGone& gone) {
-  if (!gone.gone) {
-    if (claim_at_) log_->info("opponent is back");
-    claim_at_.reset();
-    return;
-  }
-  if (!config_.claim_victory || !gone.claim_win_in_seconds) return;
-  claim_attempts_ = 0;
-  // A little margin: claiming a moment too early is refused.
-  claim_at_ = env_.clock->now() + std::chrono::seconds(*gone.claim_win_in_seconds) + Millis(250);
-  log_->info("opponent gone; victory claimable in {} s", *gone.claim_win_in_seconds);
-}
-
-void SessionCore::on_chat(const ChatLine& line) {
-  if (!config_.chat_commands) return;
-  ChatContext context;
-  context.me = env_.my_name;
-  context.engine_name = env_.engine_name;
-  context.eval = [this] { return eval_summary(); };
-  if (auto reply = answer_chat(line, context))
-    say(line.room == "spectator" ? ChatRoom::kSpectator : ChatRoom::kPlayer, *reply, true);
+  opponent_.tick(board_.plies(), our_turn());
 }
 
 EvalSummary SessionCore::eval_summary() const {
@@ -411,20 +215,12 @@ EvalSummary SessionCore::eval_summary() const {
   return e;
 }
 
-void SessionCore::say(ChatRoom room, const std::string& text, bool rate_limited) {
-  if (text.empty()) return;
-  const char* room_name = room == ChatRoom::kPlayer ? "player" : "spectator";
-  if (!chat_limiter_.allow(room_name) && rate_limited) return;
-  const ApiResult r = env_.client->chat(game_id_, room, text);
-  if (!r.ok()) log_->warn("chat to {} failed: {}", room_name, r.error);
-}
-
 void SessionCore::finish(const std::string& status, const std::string& winner) {
   if (finished_) return;
   finished_ = true;
   thinking_ = false;
-  retry_.reset();
-  claim_at_.reset();
+  sender_.cancel();
+  opponent_.cancel();
   stop_pondering();
   engine_.stop();
   const std::string ours = our_color_ == kWhite ? "white" : "black";
@@ -437,41 +233,8 @@ void SessionCore::finish(const std::string& status, const std::string& winner) {
   log_->info("game over: {} ({}{}{})", result_, status, winner.empty() ? "" : ", winner ", winner);
   if (env_.metrics) env_.metrics->add_game_result(result_);
   if (result_ != "aborted" && have_full_) {
-    say(ChatRoom::kPlayer, fill_template(config_.chat.goodbye, env_.my_name, opponent_name_),
-        false);
-    say(ChatRoom::kSpectator,
-        fill_template(config_.chat.goodbye_spectators, env_.my_name, opponent_name_), false);
-    save_pgn_file(status, winner);
-  }
-}
-
-void SessionCore::save_pgn_file(const std::string& status, const std::string& winner) {
-  if (config_.pgn_dir.empty() || !position_valid_) return;
-  PgnGame g;
-  g.game_id = game_id_;
-  if (config_.base_url.find("lichess.org") == std::string::npos) g.site_base = config_.base_url;
-  g.rated = full_.rated;
-  g.start_time_ms = full_.created_at_ms;
-  g.white = full_.white.ai_level ? "Stockfish level " + std::to_string(*full_.white.ai_level)
-                                 : full_.white.name;
-  g.black = full_.black.ai_level ? "Stockfish level " + std::to_string(*full_.black.ai_level)
-                                 : full_.black.name;
-  g.white_title = full_.white.title;
-  g.black_title = full_.black.title;
-  g.white_elo = full_.white.rating;
-  g.black_elo = full_.black.rating;
-  g.clock_initial_ms = full_.clock_initial_ms;
-  g.clock_increment_ms = full_.clock_increment_ms;
-  g.initial_fen = full_.initial_fen;
-  g.uci_moves = moves_;
-  g.notes = notes_;
-  g.status = status;
-  g.winner = winner;
-  try {
-    pgn_path_ = save_pgn(config_.pgn_dir, g);
-    log_->info("PGN saved to {}", pgn_path_->string());
-  } catch (const std::exception& e) {
-    log_->error("PGN not saved: {}", e.what());
+    chat_.goodbye();
+    if (board_.valid()) pgn_path_ = record_.save(full_, board_.moves(), status, winner);
   }
 }
 
@@ -482,8 +245,9 @@ void SessionCore::on_game_finished(const GameInfo& info) {
   // the final state a moment to arrive so the PGN holds every move.
   if (!have_full_ || info.status.empty() || info.status == "started" || info.status == "created")
     return;
+  const std::vector<std::string>& moves = board_.moves();
   const bool board_complete =
-      info.last_move.empty() || (!moves_.empty() && moves_.back() == info.last_move);
+      info.last_move.empty() || (!moves.empty() && moves.back() == info.last_move);
   if (board_complete) return finish(info.status, info.winner);
   pending_finish_ = PendingFinish{info.status, info.winner, env_.clock->now() + kFinalStateWait};
 }

@@ -1,15 +1,19 @@
 #pragma once
 // The lichess side of one game, single-threaded: game-stream events, engine results and timer
-// ticks go in; move POSTs, draw/takeback answers, abort, resign, claim-victory, chat and the
-// PGN come out. GameSession runs it on its own thread; tests drive it directly.
+// ticks go in; it decides when to think and hands the rest to one unit per concern:
 //
-// Rules it keeps:
-//  - `moves` from the server is the whole truth: the position is rebuilt from it every time,
-//    and a move our rules reject is logged with the game id and waits for the next state;
-//  - it thinks only when it is our turn and nothing was sent for this ply yet, so a move is
-//    never sent twice; a failed POST is retried only after the stream still shows the
-//    position unchanged;
-//  - a draw offer, a takeback request and the "opponent gone" countdown are each answered once.
+//   ServerBoard    the board as the server's move list says (the whole truth)
+//   MoveSender     sends each move exactly once, retries until it lands, 429 pauses
+//   OfferAnswers   draw offers and takeback requests, each answered once
+//   ResignWatch    when a lost position is resigned
+//   OpponentWatch  abort when the first moves never come, claim the win when they left
+//   SessionChat    greetings, goodbyes and chat commands
+//   GameRecord     the PGN with our evaluations and clocks
+//   think_limits   the search limits from the server's clocks
+//
+// It thinks only when it is our turn and the sender has nothing sent or pending for this ply.
+// GameSession runs it on its own worker thread (engine results are posted there); tests drive
+// it directly.
 
 #include <spdlog/spdlog.h>
 
@@ -20,16 +24,20 @@
 #include <string>
 #include <vector>
 
-#include "bot/chat/chat.h"
 #include "bot/config/bot_config.h"
+#include "bot/game/game_record.h"
 #include "bot/game/move_engine.h"
+#include "bot/game/move_sender.h"
+#include "bot/game/offer_answers.h"
+#include "bot/game/opponent_watch.h"
 #include "bot/game/ponder_coordinator.h"
+#include "bot/game/server_board.h"
+#include "bot/game/session_chat.h"
+#include "bot/game/think_limits.h"
 #include "bot/lichess/clock.h"
 #include "bot/lichess/events.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
-#include "bot/pgn/pgn_writer.h"
-#include "engine/chess/game.h"
 
 namespace zh::bot {
 
@@ -46,9 +54,6 @@ class SessionCore {
     std::string my_id;                    // lowercase account id
     std::string my_name;
     std::string engine_name;  // for !name
-    // Runs work later on the session's own thread (unset: at once). on_think_done may be
-    // called on the engine's thread, where starting a new search is not allowed.
-    std::function<void(std::function<void()>)> defer;
   };
 
   SessionCore(std::string game_id, const BotConfig& config, Env env, MoveEngine& engine,
@@ -66,28 +71,22 @@ class SessionCore {
   bool finished() const { return finished_; }
   const std::string& result() const { return result_; }  // win | loss | draw | aborted
   const std::string& game_id() const { return game_id_; }
-  int moves_sent() const { return moves_sent_; }
+  int moves_sent() const { return sender_.moves_sent(); }
   bool thinking() const { return thinking_; }
-  const std::vector<std::string>& moves() const { return moves_; }
+  const std::vector<std::string>& moves() const { return board_.moves(); }
   std::optional<std::filesystem::path> pgn_path() const { return pgn_path_; }
 
  private:
   void on_full(const GameFull& full, TimePoint received);
   void on_state(const GameState& state, TimePoint received);
-  void on_chat(const ChatLine& line);
-  void on_opponent_gone(const OpponentGone& gone);
-  bool rebuild(const std::string& moves_text);
   bool our_turn() const;
-  void answer_offers(const GameState& s);
   void start_think(TimePoint received);
-  void post_move(const std::string& uci, const ThinkResult& r);
-  void maybe_ponder(const std::string& our_uci);
+  void send(Move move);
+  void handle_sent(const MoveSender::Result& sent);
+  void maybe_ponder(Move our_move);
   void stop_pondering();
   void finish(const std::string& status, const std::string& winner);
-  void say(ChatRoom room, const std::string& text, bool rate_limited);
-  void save_pgn_file(const std::string& status, const std::string& winner);
   EvalSummary eval_summary() const;
-  std::int64_t our_clock_ms() const;
 
   std::string game_id_;
   const BotConfig& config_;
@@ -95,62 +94,37 @@ class SessionCore {
   MoveEngine& engine_;
   Deliver deliver_;
   std::shared_ptr<spdlog::logger> log_;
-  ChatRateLimiter chat_limiter_;
+  ServerBoard board_;
+  MoveSender sender_;
+  OfferAnswers offers_;
+  ResignWatch resign_;
+  OpponentWatch opponent_;
+  SessionChat chat_;
+  GameRecord record_;
 
   // from gameFull
   bool have_full_ = false;
   GameFull full_;
   Color our_color_ = kWhite;
-  std::string opponent_name_;
   bool opponent_is_bot_ = false;
+  GameState state_;  // the last one
 
-  // the game as the server last described it
-  GameState state_;
-  std::string moves_text_;
-  std::vector<std::string> moves_;
-  Game game_;
-  bool position_valid_ = false;
-
-  // thinking and sending
+  // thinking
   std::uint64_t think_id_ = 0;
   bool thinking_ = false;
-  std::string think_moves_;
+  std::string think_moves_;  // the move list the running (or last) think is for
   TimePoint line_received_{};
   double before_search_ms_ = 0;  // line received -> engine asked (for the overhead log)
-  int posted_ply_ = -1;          // ply index of the last move the server accepted from us
-  int rejected_ply_ = -1;        // ply whose POST got a 400
-  int rejections_ = 0;
-  struct Retry {
-    std::string uci;
-    ThinkResult result;
-    int ply = 0;
-    TimePoint due{};
-    int attempts = 0;
-  };
-  std::optional<Retry> retry_;
+  std::optional<TimePoint> rethink_at_;
+  int think_failures_ = 0;
+  std::optional<ThinkResult> last_result_;
+
   struct PendingFinish {  // the event stream said the game ended; the game stream lags
     std::string status;
     std::string winner;
     TimePoint due{};
   };
   std::optional<PendingFinish> pending_finish_;
-  std::optional<TimePoint> rethink_at_;
-  int think_failures_ = 0;
-  double rtt_ms_ = 0;  // smoothed round trip of our move POSTs
-  int moves_sent_ = 0;
-  std::vector<PgnMoveNote> notes_;
-  std::optional<ThinkResult> last_result_;
-  int low_value_streak_ = 0;
-
-  // offers and timers
-  bool draw_offer_answered_ = false;  // reset when the offer disappears
-  bool takeback_offer_answered_ = false;
-  int takebacks_given_ = 0;
-  std::optional<TimePoint> opponent_turn_since_;
-  bool abort_sent_ = false;
-  std::optional<TimePoint> claim_at_;
-  int claim_attempts_ = 0;
-  bool greeted_ = false;
 
   bool finished_ = false;
   std::string result_;

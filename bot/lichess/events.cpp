@@ -1,7 +1,8 @@
 #include "bot/lichess/events.h"
 
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "engine/util/strings.h"
 
 namespace zh::bot {
 
@@ -185,12 +186,7 @@ auto guarded(std::string_view line, std::string& error, Fn&& fn) -> decltype(fn(
 
 }  // namespace
 
-std::vector<std::string> GameState::move_list() const {
-  std::vector<std::string> out;
-  std::istringstream in(moves);
-  for (std::string m; in >> m;) out.push_back(m);
-  return out;
-}
+std::vector<std::string> GameState::move_list() const { return split_words(moves); }
 
 std::optional<Event> parse_event(std::string_view line, std::string& error) {
   return guarded(line, error, [&](const json& j) -> std::optional<Event> {

@@ -23,11 +23,12 @@
 
 namespace zh {
 
+// Filled from the evaluator options (engine/evaluator_options.h), where the defaults live.
 struct InferenceServiceConfig {
-  int max_batch = 16;
+  int max_batch;
   // Long enough for a few search threads to add their leaves, short against a CPU forward
   // pass of a 6x64 net at batch 16 (~6 ms); see README "Performance" for the measurement.
-  int max_wait_us = 500;
+  int max_wait_us;
 };
 
 // Counters for metrics; all since construction.
@@ -44,7 +45,7 @@ struct InferenceStats {
 class InferenceService final : public Evaluator {
  public:
   // Throws std::invalid_argument for a null backend, max_batch < 1 or max_wait_us < 0.
-  explicit InferenceService(std::unique_ptr<Evaluator> backend, InferenceServiceConfig config = {});
+  InferenceService(std::unique_ptr<Evaluator> backend, InferenceServiceConfig config);
   // Completes every request already submitted, then stops the worker.
   ~InferenceService() override;
   InferenceService(const InferenceService&) = delete;

@@ -11,13 +11,14 @@
 
 namespace zh {
 
+// Filled from the evaluator options (engine/evaluator_options.h), where the defaults live.
 struct EvaluatorConfig {
-  std::string backend = "uniform";  // "uniform" | "material" | "torch"
-  std::string model_path;           // TorchScript file (torch only)
-  std::string device = "cpu";       // "cpu" | "cuda" | "cuda:N"
-  std::string precision = "fp32";   // "fp32" | "fp16" (cuda) | "bf16" (cpu)
-  int threads = 1;                  // intra-op threads of the torch CPU backend
-  float prior_temperature = 1.0f;   // softmax temperature over the legal moves' logits
+  std::string backend;      // "uniform" | "material" | "torch"
+  std::string model_path;   // TorchScript file (torch only)
+  std::string device;       // "cpu" | "cuda" | "cuda:N"
+  std::string precision;    // "fp32" | "fp16" (cuda) | "bf16" (cpu)
+  int threads;              // intra-op threads of the torch CPU backend
+  float prior_temperature;  // softmax temperature over the legal moves' logits
 };
 
 // Builds the backend named by config.backend. Throws std::runtime_error with a message that

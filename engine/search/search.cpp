@@ -396,6 +396,7 @@ void Search::finish_locked(StopReason reason) {
   finished_.store(true, std::memory_order_release);
   finished_cv_.notify_all();
   backup_cv_.notify_all();
+  if (on_finished_) on_finished_();
 }
 
 void Search::check_limits_locked() {

@@ -12,11 +12,12 @@
 //
 // Threading: one mutex guards the tree. Workers select and back up under it and release it
 // while the evaluator runs, so with a real network two threads keep it busy; the time limit
-// and info output belong to the caller (engine.cpp), which polls snapshot().
+// and info output belong to the caller (engine.cpp), which reads snapshot() when it wakes.
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -85,6 +86,9 @@ class Search {
   bool finished() const { return finished_.load(std::memory_order_acquire); }
   // Waits up to `ms` for finished(); returns finished().
   bool wait_finished_for(int ms);
+  // Called (on a worker, under the tree lock) when the workers stop on their own: a limit, a
+  // proof, an error. It must only signal, never call back into the Search. Set between searches.
+  void set_on_finished(std::function<void()> on_finished) { on_finished_ = std::move(on_finished); }
   SearchSnapshot snapshot() const;
 
   // Seeds noise and move sampling (0 = from std::random_device).
@@ -120,6 +124,7 @@ class Search {
   mutable std::mutex mutex_;  // guards the tree, the cache and every counter below
   std::condition_variable backup_cv_;
   std::condition_variable finished_cv_;
+  std::function<void()> on_finished_;
 
   Node* root_ = nullptr;
   Position root_pos_;

@@ -2,54 +2,49 @@
 
 #include <algorithm>
 
+#include "engine/option_table.h"
+
 namespace zh {
 
-void TimeParams::declare(Options& o) {
-  const char* g = "time";
-  o.add_int("move_overhead_ms", 300, 0, 60000, g,
-            "time lost per move to network and server lag; subtracted from every budget",
-            "Move_Overhead");
-  o.add_int("expected_game_length", 50, 2, 500, g,
-            "sudden death: the game is planned to last this many of our moves");
-  o.add_float("increment_factor", 0.7, 0, 1, g, "share of the increment spent on each move");
-  o.add_int("late_game_move", 40, 1, 499, g,
-            "from this move on, spend late_game_fraction of the remaining time per move");
-  o.add_float("late_game_fraction", 0.05, 0.001, 1, g, "share of the clock per move late on");
-  o.add_int("safety_floor_ms", 1000, 0, 600000, g,
-            "never plan to let the clock fall under this (hard cap per move)");
-  o.add_int("min_move_ms", 20, 1, 60000, g, "the shortest search when time is short");
-  o.add_float("time_jitter", 0.1, 0, 0.5, g,
-              "eq. (9): vary each budget by a random share in [-x, +x] (human opponents only)");
-  o.add_float("easy_move_prior", 0.9, 0, 1, g,
-              "a top prior above this that stays best by Q stops the search early");
-  o.add_float("easy_move_fraction", 0.5, 0.05, 1, g, "share of the budget spent on easy moves");
-  o.add_float("critical_q_drop", 0.1, 0, 2, g,
-              "a best Q this far under the previous move's extends the search");
-  o.add_float("critical_extension", 0.5, 0, 4, g, "extension share for critical positions");
-}
+namespace {
 
-TimeParams TimeParams::from(const Options& o) {
-  TimeParams p;
-  p.move_overhead_ms = o.get_int("move_overhead_ms");
-  p.expected_game_length = int(o.get_int("expected_game_length"));
-  p.increment_factor = o.get_float("increment_factor");
-  p.late_game_move = int(o.get_int("late_game_move"));
-  p.late_game_fraction = o.get_float("late_game_fraction");
-  p.safety_floor_ms = o.get_int("safety_floor_ms");
-  p.min_move_ms = o.get_int("min_move_ms");
-  p.jitter = o.get_float("time_jitter");
-  p.easy_prior = o.get_float("easy_move_prior");
-  p.easy_fraction = o.get_float("easy_move_fraction");
-  p.critical_q_drop = o.get_float("critical_q_drop");
-  p.critical_extension = o.get_float("critical_extension");
-  return p;
-}
+const OptionTable<TimeParams> kOptions{
+    "time",
+    {
+        {"move_overhead_ms", &TimeParams::move_overhead_ms, Int{300, 0, 60000},
+         "time lost per move to network and server lag; subtracted from every budget",
+         "Move_Overhead"},
+        {"expected_game_length", &TimeParams::expected_game_length, Int{50, 2, 500},
+         "sudden death: the game is planned to last this many of our moves"},
+        {"increment_factor", &TimeParams::increment_factor, Float{0.7, 0, 1},
+         "share of the increment spent on each move"},
+        {"late_game_move", &TimeParams::late_game_move, Int{40, 1, 499},
+         "from this move on, spend late_game_fraction of the remaining time per move"},
+        {"late_game_fraction", &TimeParams::late_game_fraction, Float{0.05, 0.001, 1},
+         "share of the clock per move late on"},
+        {"safety_floor_ms", &TimeParams::safety_floor_ms, Int{1000, 0, 600000},
+         "never plan to let the clock fall under this (hard cap per move)"},
+        {"min_move_ms", &TimeParams::min_move_ms, Int{20, 1, 60000},
+         "the shortest search when time is short"},
+        {"time_jitter", &TimeParams::jitter, Float{0.1, 0, 0.5},
+         "eq. (9): vary each budget by a random share in [-x, +x] (human opponents only)"},
+        {"easy_move_prior", &TimeParams::easy_prior, Float{0.9, 0, 1},
+         "a top prior above this that stays best by Q stops the search early"},
+        {"easy_move_fraction", &TimeParams::easy_fraction, Float{0.5, 0.05, 1},
+         "share of the budget spent on easy moves"},
+        {"critical_q_drop", &TimeParams::critical_q_drop, Float{0.1, 0, 2},
+         "a best Q this far under the previous move's extends the search"},
+        {"critical_extension", &TimeParams::critical_extension, Float{0.5, 0, 4},
+         "extension share for critical positions"},
+    }};
 
-TimeParams TimeParams::defaults() {
-  Options o;
-  declare(o);
-  return from(o);
-}
+}  // namespace
+
+void TimeParams::declare(Options& options) { kOptions.declare(options); }
+
+TimeParams TimeParams::from(const Options& options) { return kOptions.read(options); }
+
+TimeParams TimeParams::defaults() { return kOptions.defaults(); }
 
 TimeManager::TimeManager(const TimeParams& params, std::uint64_t seed) : params_(params) {
   this->seed(seed);
@@ -60,44 +55,56 @@ void TimeManager::seed(std::uint64_t seed) {
   rng_.seed(seed);
 }
 
-TimeBudget TimeManager::plan(const ClockInput& in) {
+TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move) {
   TimeBudget b;
   const TimeParams& p = params_;
-  if (in.movetime_ms > 0) {
+  const std::optional<std::int64_t>& clock = move.us == kWhite ? limits.wtime : limits.btime;
+  const std::int64_t increment_ms = move.us == kWhite ? limits.winc : limits.binc;
+  if (limits.movetime > 0) {
     // A fixed time per move: spend it, less the overhead; no jitter, no extension.
     b.timed = true;
-    b.target_ms = std::max(p.min_move_ms, in.movetime_ms - p.move_overhead_ms);
+    b.target_ms = std::max(p.min_move_ms, limits.movetime - p.move_overhead_ms);
     b.max_ms = b.target_ms;
-    b.min_ms = std::min(in.min_think_ms, b.max_ms);
-    if (in.legal_moves <= 1) b.target_ms = b.min_ms;
+    b.min_ms = std::min(limits.min_think_ms, b.max_ms);
+    if (move.legal_moves <= 1) b.target_ms = b.min_ms;
     return b;
   }
-  if (in.remaining_ms < 0) return b;  // untimed: only stop or limits end it
+  if (!clock) return b;  // untimed: only stop or limits end it
   b.timed = true;
-  const double remaining = double(in.remaining_ms);
-  const double inc = p.increment_factor * double(in.increment_ms);
+  const std::int64_t remaining_ms = std::max<std::int64_t>(0, *clock);
+  const double remaining = double(remaining_ms);
+  const double inc = p.increment_factor * double(increment_ms);
   double t;
-  if (in.moves_to_go > 0) {
-    t = remaining / in.moves_to_go + inc;
-  } else if (in.move_number < p.late_game_move) {
-    t = remaining / std::max(1, p.expected_game_length - in.move_number) + inc;
+  if (limits.movestogo > 0) {
+    t = remaining / limits.movestogo + inc;
+  } else if (move.move_number < p.late_game_move) {
+    t = remaining / std::max(1, p.expected_game_length - move.move_number) + inc;
   } else {
     t = remaining * p.late_game_fraction + inc;
   }
-  if (in.human_opponent && p.jitter > 0) {
+  if (limits.human_opponent && p.jitter > 0) {
     std::uniform_real_distribution<double> f(-p.jitter, p.jitter);
     t += f(rng_) * t;
   }
   const std::int64_t cap =
-      std::max(p.min_move_ms, in.remaining_ms - p.move_overhead_ms - p.safety_floor_ms);
+      std::max(p.min_move_ms, remaining_ms - p.move_overhead_ms - p.safety_floor_ms);
   std::int64_t target = std::int64_t(t) - p.move_overhead_ms;
   target = std::clamp(target, p.min_move_ms, cap);
   b.max_ms = std::min<std::int64_t>(cap, std::int64_t(target * (1.0 + p.critical_extension)));
   b.max_ms = std::max(b.max_ms, target);
-  b.min_ms = in.human_opponent ? std::min(in.min_think_ms, cap) : 0;
-  b.target_ms = in.legal_moves <= 1 ? b.min_ms : std::max(target, b.min_ms);
+  b.min_ms = limits.human_opponent ? std::min(limits.min_think_ms, cap) : 0;
+  b.target_ms = move.legal_moves <= 1 ? b.min_ms : std::max(target, b.min_ms);
   b.max_ms = std::max(b.max_ms, b.target_ms);
   return b;
+}
+
+std::int64_t TimeManager::next_check_ms(const TimeBudget& b, std::int64_t elapsed_ms) const {
+  if (elapsed_ms < b.min_ms) return b.min_ms;
+  const std::int64_t easy_limit =
+      std::max(b.min_ms, std::int64_t(b.target_ms * params_.easy_fraction));
+  if (elapsed_ms < easy_limit) return easy_limit;
+  const std::int64_t step = std::clamp<std::int64_t>(b.target_ms / 100, 5, 50);
+  return std::min(b.max_ms, elapsed_ms + step);
 }
 
 bool TimeManager::should_stop(const TimeBudget& b, const SearchProgress& s) const {

@@ -1,5 +1,5 @@
 #pragma once
-// Time management (paper 9.2.4): clock state in, a time budget out, plus the stop rule the
+// Time management (paper 9.2.4): the search limits in, a time budget out, plus the stop rule the
 // search applies while it runs. Pure apart from the seeded jitter generator, so every case
 // is unit-tested with synthetic clocks.
 //
@@ -14,7 +14,9 @@
 #include <cstdint>
 #include <random>
 
+#include "engine/chess/types.h"
 #include "engine/options.h"
+#include "engine/time/search_limits.h"
 
 namespace zh {
 
@@ -37,15 +39,11 @@ struct TimeParams {
   static TimeParams defaults();
 };
 
-struct ClockInput {
-  std::int64_t remaining_ms = -1;  // our clock; < 0 when the game is untimed
-  std::int64_t increment_ms = 0;
-  int moves_to_go = 0;           // 0 = sudden death
-  int move_number = 0;           // our moves already played in this game (0 on our first move)
-  std::int64_t movetime_ms = 0;  // a fixed time per move (UCI go movetime); 0 = none
+// The position the budget is for, next to the limits.
+struct MoveContext {
+  Color us = kWhite;
+  int move_number = 0;  // our moves already played in this game (0 on our first move)
   int legal_moves = 2;
-  bool human_opponent = false;
-  std::int64_t min_think_ms = 0;  // asked for by the caller against humans
 };
 
 struct TimeBudget {
@@ -66,8 +64,13 @@ class TimeManager {
   explicit TimeManager(const TimeParams& params, std::uint64_t seed = 0);
   void seed(std::uint64_t seed);
 
-  TimeBudget plan(const ClockInput& in);
+  TimeBudget plan(const SearchLimits& limits, const MoveContext& move);
   bool should_stop(const TimeBudget& budget, const SearchProgress& progress) const;
+  // When (elapsed ms) should_stop() next needs asking, so the caller sleeps until then instead
+  // of polling: the clock thresholds themselves, and between the easy-move limit and the hard
+  // maximum (where the easy and critical rules depend on the search) every 1/100 of the target,
+  // 5 to 50 ms. Only meaningful for a timed budget.
+  std::int64_t next_check_ms(const TimeBudget& budget, std::int64_t elapsed_ms) const;
 
   bool is_easy(double top_prior, bool top_prior_move_is_best) const {
     return top_prior > params_.easy_prior && top_prior_move_is_best;

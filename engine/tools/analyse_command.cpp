@@ -51,7 +51,7 @@ void run_analyse(const AnalyseArgs& a) {
   std::istringstream is(a.moves);
   for (std::string m; is >> m;) moves.push_back(m);
   engine.set_position(a.fen, moves);
-  GoLimits limits;
+  SearchLimits limits;
   limits.nodes = a.nodes;
   limits.movetime = a.movetime;
   if (a.nodes == 0 && a.movetime == 0) limits.nodes = 20000;

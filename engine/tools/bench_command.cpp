@@ -80,7 +80,7 @@ void run_bench(const BenchArgs& a) {
     engine.new_game();
     engine.set_position(fen, {});
     auto listener = std::make_shared<Collect>();
-    GoLimits limits;
+    SearchLimits limits;
     limits.nodes = a.nodes;
     const auto start = std::chrono::steady_clock::now();
     engine.go(limits, listener);

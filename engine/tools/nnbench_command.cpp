@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <deque>
 #include <future>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
+#include "engine/evaluator_options.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
@@ -31,17 +33,25 @@ namespace {
 struct NnbenchOptions {
   std::string model;
   std::string batches = "1,8,16,64";
-  int threads = 1;
-  std::string device = "cpu";
-  std::string precision = "fp32";
+  // Evaluator options by their declared names (nn_threads, device, precision, max_wait_us),
+  // given under nnbench's flags; unset ones keep the declared default.
+  std::map<std::string, std::string> evaluator_options;
   double seconds = 1.0;  // per measurement
   int runs = 5;          // measurements per figure; the median is printed
   int producers = 4;
   int window = 0;  // outstanding requests per producer; 0: 2 * batch / producers
-  int max_wait_us = InferenceServiceConfig{}.max_wait_us;
 };
 
 #if ZH_HAVE_TORCH
+// The declared evaluator options with nnbench's flags applied (OptionError for a bad value).
+Options evaluator_options(const NnbenchOptions& o) {
+  Options options;
+  declare_evaluator_options(options);
+  for (const auto& [name, value] : o.evaluator_options)
+    if (!value.empty()) options.set(name, value);
+  return options;
+}
+
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
@@ -149,12 +159,11 @@ double service_rate(InferenceService& service, const std::vector<EvalInput>& poo
 
 int run_nnbench(const NnbenchOptions& o) {
   const std::vector<int> batches = parse_batches(o.batches);
-  EvaluatorConfig config;
+  const Options options = evaluator_options(o);
+  EvaluatorConfig config = evaluator_config(options);
   config.backend = "torch";
   config.model_path = o.model;
-  config.device = o.device;
-  config.precision = o.precision;
-  config.threads = o.threads;
+  const int max_wait_us = inference_service_config(options).max_wait_us;
   TorchEvaluator torch(config);
   const TorchModelInfo& info = torch.info();
   const int max_batch = *std::max_element(batches.begin(), batches.end());
@@ -169,7 +178,7 @@ int run_nnbench(const NnbenchOptions& o) {
   std::printf(
       "  (c) InferenceService(max_batch = batch, max_wait %d us) fed by %d producer "
       "threads submitting single positions\n",
-      o.max_wait_us, o.producers);
+      max_wait_us, o.producers);
   std::printf("  positions/s, median of %d runs of %.1f s each, (a) (b) (c) interleaved\n\n",
               o.runs, o.seconds);
   std::printf("%6s %12s %12s %12s %8s %8s %7s %9s\n", "batch", "(a) raw", "(b) eval", "(c) service",
@@ -187,7 +196,7 @@ int run_nnbench(const NnbenchOptions& o) {
     };
     const int window = o.window > 0 ? o.window : std::max(1, 2 * b / o.producers);
     InferenceService service(std::make_unique<Borrowed>(torch),
-                             {.max_batch = b, .max_wait_us = o.max_wait_us});
+                             {.max_batch = b, .max_wait_us = max_wait_us});
     std::vector<double> ra, rb, rc;
     for (int r = 0; r < o.runs; ++r) {
       ra.push_back(rate_of(raw, b, o.seconds));
@@ -218,12 +227,18 @@ void add_nnbench_command(CLI::App& app) {
   auto o = std::make_shared<NnbenchOptions>();
   cmd->add_option("--model,-m", o->model, "TorchScript model file (.pt)")->required();
   cmd->add_option("--batch,-b", o->batches, "comma-separated batch sizes")->default_str(o->batches);
-  cmd->add_option("--threads,-t", o->threads, "LibTorch intra-op threads")
-      ->check(CLI::Range(1, 256))
-      ->default_str(std::to_string(o->threads));
-  cmd->add_option("--device", o->device, "cpu, cuda or cuda:N")->default_str(o->device);
-  cmd->add_option("--precision", o->precision, "fp32, fp16 (cuda) or bf16")
-      ->default_str(o->precision);
+  // The evaluator's own options under their usual flags: help and default come from the one
+  // declaration (engine/evaluator_options.cpp).
+  Options declared;
+  declare_evaluator_options(declared);
+  auto evaluator_flag = [&](const std::string& flags, const std::string& name) {
+    const Option& d = declared.at(name);
+    cmd->add_option(flags, o->evaluator_options[name], d.help + " (" + d.allowed() + ")")
+        ->default_str(d.format(d.default_value));
+  };
+  evaluator_flag("--threads,-t", "nn_threads");
+  evaluator_flag("--device", "device");
+  evaluator_flag("--precision", "precision");
   cmd->add_option("--seconds", o->seconds, "length of one measurement")
       ->check(CLI::Range(0.05, 60.0))
       ->default_str("1.0");
@@ -236,9 +251,7 @@ void add_nnbench_command(CLI::App& app) {
   cmd->add_option("--window", o->window,
                   "(c): requests in flight per producer (default 2 * batch / producers)")
       ->check(CLI::Range(0, 4096));
-  cmd->add_option("--max-wait-us", o->max_wait_us, "(c): InferenceService max_wait_us")
-      ->check(CLI::Range(0, 1000000))
-      ->default_str(std::to_string(o->max_wait_us));
+  evaluator_flag("--max-wait-us", "max_wait_us");
   cmd->callback([o] { run_nnbench(*o); });
 }
 

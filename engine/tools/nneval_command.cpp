@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/datagen/shard_io.h"
+#include "engine/evaluator_options.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/registry.h"
@@ -18,7 +19,7 @@ namespace zh::tools {
 namespace {
 
 struct NnevalArgs {
-  EvaluatorConfig evaluator;
+  EvaluatorConfig evaluator = default_evaluator_config();
   std::string records;
   std::size_t count = 64;
 };

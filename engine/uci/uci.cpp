@@ -4,22 +4,11 @@
 #include <vector>
 
 #include "engine/chess/notation.h"
+#include "engine/util/strings.h"
 
 namespace zh {
 
 namespace {
-
-std::vector<std::string> split(const std::string& s) {
-  std::istringstream is(s);
-  std::vector<std::string> out;
-  for (std::string t; is >> t;) out.push_back(t);
-  return out;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 constexpr const char* kVariant = "crazyhouse";
 
@@ -94,7 +83,7 @@ bool UciLoop::handle(const std::string& raw) {
     } else if (cmd == "uci") {
       cmd_uci();
     } else if (cmd == "isready") {
-      engine_.ensure_ready();
+      for (const auto& warning : engine_.ensure_ready()) send("info string WARNING: " + warning);
       send("readyok");
     } else if (cmd == "ucinewgame") {
       engine_.new_game();
@@ -134,7 +123,7 @@ void UciLoop::cmd_uci() {
 
 void UciLoop::cmd_setoption(const std::string& args) {
   // setoption name <name, may contain spaces> [value <value, may contain spaces>]
-  const auto tokens = split(args);
+  const auto tokens = split_words(args);
   std::string name, value;
   std::string* target = nullptr;
   for (const auto& t : tokens) {
@@ -165,7 +154,7 @@ void UciLoop::cmd_setoption(const std::string& args) {
 }
 
 void UciLoop::cmd_position(const std::string& args) {
-  const auto tokens = split(args);
+  const auto tokens = split_words(args);
   if (tokens.empty()) throw std::invalid_argument("position needs 'startpos' or 'fen <FEN>'");
   std::size_t i = 0;
   std::string fen;
@@ -189,8 +178,8 @@ void UciLoop::cmd_position(const std::string& args) {
 }
 
 void UciLoop::cmd_go(const std::string& args) {
-  const auto tokens = split(args);
-  GoLimits limits;
+  const auto tokens = split_words(args);
+  SearchLimits limits;
   bool any_limit = false;
   auto number = [&](std::size_t& i) -> std::int64_t {
     if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + tokens[i] + " needs a number");

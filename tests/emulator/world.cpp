@@ -6,6 +6,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "engine/util/strings.h"
 #include "tests/emulator/json_views.h"
 #include "tests/emulator/pgn.h"
 
@@ -13,11 +14,6 @@ namespace zh::emulator {
 namespace {
 
 using nlohmann::json;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string today() {
   const std::time_t t = std::time(nullptr);

@@ -61,7 +61,7 @@ TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
   auto engine = make_engine();
   engine->set_position("", {"e2e4", "e7e5"});
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.nodes = 800;
   engine->go(limits, rec);
   engine->wait();
@@ -76,7 +76,7 @@ TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
 TEST(Engine, StopAlwaysYieldsOneBestmove) {
   auto engine = make_engine();
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.infinite = true;
   engine->go(limits, rec);
   std::this_thread::sleep_for(30ms);
@@ -93,7 +93,7 @@ TEST(Engine, InfiniteWaitsForStopEvenWhenSolved) {
   auto engine = make_engine();
   engine->set_position("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1", {});
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.infinite = true;
   engine->go(limits, rec);
   std::this_thread::sleep_for(50ms);
@@ -109,7 +109,7 @@ TEST(Engine, ReportsAndPlaysAForcedMate) {
   auto engine = make_engine();
   engine->set_position("5r1k/6pp/8/8/2B5/8/5PPP/6K1[QN] w - - 0 1", {});
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.nodes = 50000;
   engine->go(limits, rec);
   engine->wait();
@@ -125,7 +125,7 @@ TEST(Engine, PonderWaitsForPonderhitThenFollowsTheClock) {
   auto engine = make_engine();
   engine->set_position("", {"e2e4"});
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.ponder = true;
   limits.wtime = 3000;
   limits.btime = 3000;
@@ -143,7 +143,7 @@ TEST(Engine, PonderWaitsForPonderhitThenFollowsTheClock) {
 TEST(Engine, StopDuringPonderYieldsBestmove) {
   auto engine = make_engine();
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.ponder = true;
   limits.wtime = 60000;
   limits.btime = 60000;
@@ -158,7 +158,7 @@ TEST(Engine, StopDuringPonderYieldsBestmove) {
 TEST(Engine, ClockedSearchStaysInsideItsBudget) {
   auto engine = make_engine();
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.wtime = 10000;  // 10000 / 50 - 300 < 20: the minimum search
   limits.btime = 10000;
   const auto start = std::chrono::steady_clock::now();
@@ -169,8 +169,8 @@ TEST(Engine, ClockedSearchStaysInsideItsBudget) {
 }
 
 // A clocked search that the node cap ends within milliseconds.
-GoLimits capped_search(bool human, std::int64_t min_think_ms) {
-  GoLimits limits;
+SearchLimits capped_search(bool human, std::int64_t min_think_ms) {
+  SearchLimits limits;
   limits.wtime = 60000;
   limits.btime = 60000;
   limits.nodes = 50;
@@ -212,7 +212,7 @@ TEST(Engine, StopEndsTheMinimumThinkWaitAtOnce) {
 TEST(Engine, SetPositionReusesTheTree) {
   auto engine = make_engine(1);
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.nodes = 3000;
   engine->go(limits, rec);
   engine->wait();
@@ -236,7 +236,7 @@ TEST(Engine, OneThreadWithASeedIsDeterministic) {
     auto engine = make_engine(1);
     engine->set_position("r2q1rk1/ppp2pp1/1bnp3p/3B4/3PP1b1/4PN2/PP4PP/R2Q1RK1[BNPnp] b - - 0 13",
                          {});
-    GoLimits limits;
+    SearchLimits limits;
     limits.nodes = 3000;
     engine->go(limits, std::make_shared<Recorder>());
     engine->wait();
@@ -255,7 +255,7 @@ TEST(Engine, OpeningTemperatureSamplesOnlyWhenAskedFor) {
     for (int i = 0; i < 8; ++i) {
       engine->new_game();
       auto rec = std::make_shared<Recorder>();
-      GoLimits limits;
+      SearchLimits limits;
       limits.nodes = 400;
       engine->go(limits, rec);
       engine->wait();
@@ -272,7 +272,7 @@ TEST(Engine, NoLegalMoveGivesNullBestmove) {
   auto engine = make_engine();
   engine->set_position("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1", {});
   auto rec = std::make_shared<Recorder>();
-  GoLimits limits;
+  SearchLimits limits;
   limits.nodes = 100;
   engine->go(limits, rec);
   engine->wait();
@@ -303,7 +303,7 @@ TEST(Engine, RacingCallsNeverDeadlockAndEveryGoAnswers) {
   });
   int gos = 0;
   for (int i = 0; i < 40; ++i) {
-    GoLimits limits;
+    SearchLimits limits;
     limits.infinite = i % 3 == 0;
     limits.ponder = i % 3 == 1;
     limits.nodes = i % 3 == 2 ? 200 : 0;

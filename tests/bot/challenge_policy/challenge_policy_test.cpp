@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "bot/config/bot_config.h"
+
 namespace zh::bot {
 namespace {
 
@@ -22,6 +24,9 @@ Challenge blitz_challenge() {
   return c;
 }
 
+// The policy as an empty config file sets it.
+ChallengePolicyOptions defaults() { return BotConfig::defaults().challenge; }
+
 DaemonLoad idle() {
   DaemonLoad load;
   load.my_id = "zhbot";
@@ -36,41 +41,41 @@ void expect_decline(const Challenge& c, const ChallengePolicyOptions& o, const D
 }
 
 TEST(ChallengePolicy, AcceptsTheDefaultCase) {
-  EXPECT_TRUE(decide_challenge(blitz_challenge(), {}, idle()).accepted());
+  EXPECT_TRUE(decide_challenge(blitz_challenge(), defaults(), idle()).accepted());
 }
 
 TEST(ChallengePolicy, IgnoresOurOwnAndClosedChallenges) {
   Challenge c = blitz_challenge();
   c.challenger.id = "ZhBot";
-  EXPECT_EQ(decide_challenge(c, {}, idle()).kind, ChallengeDecision::Kind::kIgnore);
+  EXPECT_EQ(decide_challenge(c, defaults(), idle()).kind, ChallengeDecision::Kind::kIgnore);
   c = blitz_challenge();
   c.status = "canceled";
-  EXPECT_EQ(decide_challenge(c, {}, idle()).kind, ChallengeDecision::Kind::kIgnore);
+  EXPECT_EQ(decide_challenge(c, defaults(), idle()).kind, ChallengeDecision::Kind::kIgnore);
 }
 
 TEST(ChallengePolicy, ShuttingDownSaysLater) {
   DaemonLoad load = idle();
   load.shutting_down = true;
-  expect_decline(blitz_challenge(), {}, load, DeclineReason::kLater);
+  expect_decline(blitz_challenge(), defaults(), load, DeclineReason::kLater);
 }
 
 TEST(ChallengePolicy, Variants) {
   Challenge c = blitz_challenge();
   c.variant = "standard";
-  expect_decline(c, {}, idle(), DeclineReason::kVariant);
+  expect_decline(c, defaults(), idle(), DeclineReason::kVariant);
   c.variant = "atomic";
-  expect_decline(c, {}, idle(), DeclineReason::kVariant);
-  ChallengePolicyOptions only_standard;
+  expect_decline(c, defaults(), idle(), DeclineReason::kVariant);
+  ChallengePolicyOptions only_standard = defaults();
   only_standard.variants = {"standard"};
   expect_decline(c, only_standard, idle(), DeclineReason::kStandard);
-  ChallengePolicyOptions both;
+  ChallengePolicyOptions both = defaults();
   both.variants = {"crazyhouse", "atomic"};
   EXPECT_TRUE(decide_challenge(c, both, idle()).accepted());
 }
 
 TEST(ChallengePolicy, SpeedCategories) {
   Challenge c = blitz_challenge();
-  ChallengePolicyOptions o;
+  ChallengePolicyOptions o = defaults();
   o.speeds = {"rapid", "classical"};
   expect_decline(c, o, idle(), DeclineReason::kTooFast);
   o.speeds = {"bullet"};
@@ -85,10 +90,10 @@ TEST(ChallengePolicy, CorrespondenceAndUnlimitedAreDeclinedByDefault) {
   Challenge c = blitz_challenge();
   c.speed = "correspondence";
   c.time_control = {"correspondence", 0, 0, 3};
-  expect_decline(c, {}, idle(), DeclineReason::kTimeControl);
+  expect_decline(c, defaults(), idle(), DeclineReason::kTimeControl);
   c.time_control = {"unlimited", 0, 0, 0};
-  expect_decline(c, {}, idle(), DeclineReason::kTimeControl);
-  ChallengePolicyOptions o;
+  expect_decline(c, defaults(), idle(), DeclineReason::kTimeControl);
+  ChallengePolicyOptions o = defaults();
   o.speeds.push_back("correspondence");
   EXPECT_TRUE(decide_challenge(c, o, idle()).accepted());
 }
@@ -97,19 +102,19 @@ TEST(ChallengePolicy, UltraBulletIsTooFast) {
   Challenge c = blitz_challenge();
   c.speed = "ultraBullet";
   c.time_control = {"clock", 15, 0, 0};
-  expect_decline(c, {}, idle(), DeclineReason::kTooFast);
+  expect_decline(c, defaults(), idle(), DeclineReason::kTooFast);
   c.compat_bot = false;  // as the server marks it
-  expect_decline(c, {}, idle(), DeclineReason::kTooFast);
+  expect_decline(c, defaults(), idle(), DeclineReason::kTooFast);
 }
 
 TEST(ChallengePolicy, NotBotCompatibleIsGeneric) {
   Challenge c = blitz_challenge();
   c.compat_bot = false;
-  expect_decline(c, {}, idle(), DeclineReason::kGeneric);
+  expect_decline(c, defaults(), idle(), DeclineReason::kGeneric);
 }
 
 TEST(ChallengePolicy, BaseAndIncrementBounds) {
-  ChallengePolicyOptions o;
+  ChallengePolicyOptions o = defaults();
   o.min_base_s = 60;
   o.max_base_s = 600;
   o.min_increment_s = 1;
@@ -131,13 +136,13 @@ TEST(ChallengePolicy, BaseAndIncrementBounds) {
 }
 
 TEST(ChallengePolicy, RatedAndCasual) {
-  ChallengePolicyOptions casual_only;
+  ChallengePolicyOptions casual_only = defaults();
   casual_only.accept_rated = false;
   Challenge c = blitz_challenge();
   expect_decline(c, casual_only, idle(), DeclineReason::kCasual);
   c.rated = false;
   EXPECT_TRUE(decide_challenge(c, casual_only, idle()).accepted());
-  ChallengePolicyOptions rated_only;
+  ChallengePolicyOptions rated_only = defaults();
   rated_only.accept_casual = false;
   expect_decline(c, rated_only, idle(), DeclineReason::kRated);
 }
@@ -145,11 +150,11 @@ TEST(ChallengePolicy, RatedAndCasual) {
 TEST(ChallengePolicy, BotsAndHumans) {
   Challenge bot = blitz_challenge();
   bot.challenger.title = "BOT";
-  ChallengePolicyOptions no_bots;
+  ChallengePolicyOptions no_bots = defaults();
   no_bots.accept_bots = false;
   expect_decline(bot, no_bots, idle(), DeclineReason::kNoBot);
   EXPECT_TRUE(decide_challenge(blitz_challenge(), no_bots, idle()).accepted());
-  ChallengePolicyOptions only_bots;
+  ChallengePolicyOptions only_bots = defaults();
   only_bots.only_bots = true;
   expect_decline(blitz_challenge(), only_bots, idle(), DeclineReason::kOnlyBot);
   EXPECT_TRUE(decide_challenge(bot, only_bots, idle()).accepted());
@@ -159,7 +164,7 @@ TEST(ChallengePolicy, BotsAndHumans) {
 }
 
 TEST(ChallengePolicy, RatingRange) {
-  ChallengePolicyOptions o;
+  ChallengePolicyOptions o = defaults();
   o.min_rating = 1400;
   o.max_rating = 1600;
   Challenge c = blitz_challenge();
@@ -173,10 +178,10 @@ TEST(ChallengePolicy, RatingRange) {
 }
 
 TEST(ChallengePolicy, BlockAndAllowListsAreCaseInsensitive) {
-  ChallengePolicyOptions o;
+  ChallengePolicyOptions o = defaults();
   o.block_list = {"ALICE"};
   expect_decline(blitz_challenge(), o, idle(), DeclineReason::kGeneric);
-  ChallengePolicyOptions allow;
+  ChallengePolicyOptions allow = defaults();
   allow.allow_list = {"bob"};
   expect_decline(blitz_challenge(), allow, idle(), DeclineReason::kGeneric);
   allow.allow_list = {"Alice"};
@@ -184,7 +189,7 @@ TEST(ChallengePolicy, BlockAndAllowListsAreCaseInsensitive) {
 }
 
 TEST(ChallengePolicy, ConcurrencyPerOpponentAndDailyBotCapSayLater) {
-  ChallengePolicyOptions o;
+  ChallengePolicyOptions o = defaults();
   DaemonLoad load = idle();
   load.active_games = 1;
   EXPECT_TRUE(decide_challenge(blitz_challenge(), o, load).accepted());
@@ -212,7 +217,7 @@ TEST(ChallengePolicy, LastingReasonsWinOverLater) {
   busy.active_games = 5;
   Challenge c = blitz_challenge();
   c.variant = "standard";
-  expect_decline(c, {}, busy, DeclineReason::kVariant);
+  expect_decline(c, defaults(), busy, DeclineReason::kVariant);
 }
 
 TEST(ChallengePolicy, SpeedRankOrder) {

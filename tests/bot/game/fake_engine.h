@@ -6,14 +6,23 @@
 #include <vector>
 
 #include "bot/game/move_engine.h"
+#include "engine/chess/notation.h"
 
 namespace zh::bot::test {
+
+// The game's moves as UCI text, for readable expectations.
+inline std::vector<std::string> uci_moves(const Game& game) {
+  std::vector<std::string> out;
+  for (Move m : game.moves()) out.push_back(to_uci(m));
+  return out;
+}
 
 class FakeEngine final : public MoveEngine {
  public:
   struct Think {
+    Game game;
     std::vector<std::string> moves;
-    ThinkLimits limits;
+    SearchLimits limits;
     std::function<void(const ThinkResult&)> done;
   };
 
@@ -21,14 +30,14 @@ class FakeEngine final : public MoveEngine {
     ++new_games;
     sampled_opening = sample_opening;
   }
-  void think(const std::string&, const std::vector<std::string>& moves, const ThinkLimits& limits,
+  void think(const Game& game, const SearchLimits& limits,
              std::function<void(const ThinkResult&)> done) override {
     pondering_ = false;
-    thinks.push_back({moves, limits, std::move(done)});
+    thinks.push_back({game, uci_moves(game), limits, std::move(done)});
   }
-  void ponder(const std::string&, const std::vector<std::string>& moves) override {
+  void ponder(const Game& game) override {
     pondering_ = true;
-    ponders.push_back(moves);
+    ponders.push_back(uci_moves(game));
   }
   void stop() override {
     ++stops;
@@ -37,10 +46,10 @@ class FakeEngine final : public MoveEngine {
   bool pondering() const override { return pondering_; }
   std::string description() const override { return "fake"; }
 
-  // Answers the latest think.
+  // Answers the latest think with `uci` (a legal move in its position).
   void answer(const std::string& uci, float value = 0.1f, int cp = 10, std::int64_t time_ms = 50) {
     ThinkResult r;
-    r.uci = uci;
+    r.move = parse_uci(thinks.back().game.position(), uci);
     r.value = value;
     r.cp = cp;
     r.nodes = 100;

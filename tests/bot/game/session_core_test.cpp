@@ -9,6 +9,7 @@
 #include "bot/config/load_config.h"
 #include "tests/bot/game/fake_engine.h"
 #include "tests/bot/support/fake_clock.h"
+#include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
 
 namespace zh::bot {
@@ -56,18 +57,14 @@ class SessionTest : public ::testing::Test {
       res.set_content(status == 200 ? R"({"ok":true})" : R"({"error":"no"})", "application/json");
     });
     server_.start();
-    HttpSettings s;
-    s.base_url = server_.base_url();
-    s.token = "lip_SessionTestToken";
-    http_ = std::make_unique<HttpClient>(s);
-    client_ = std::make_unique<LichessClient>(
-        *http_, clock_, [] { return 0.5; }, cancel_);
+    lichess_ = std::make_unique<test::LoopbackClient>(server_, clock_);
+    client_ = lichess_->client.get();
   }
 
   SessionCore& core() {
     if (!core_) {
       SessionCore::Env env;
-      env.client = client_.get();
+      env.client = client_;
       env.clock = &clock_;
       env.metrics = &metrics_;
       env.ponder = ponder_.get();
@@ -102,9 +99,8 @@ class SessionTest : public ::testing::Test {
   BotConfig config_;
   test::TestServer server_;
   test::FakeClock clock_;
-  CancelToken cancel_;
-  std::unique_ptr<HttpClient> http_;
-  std::unique_ptr<LichessClient> client_;
+  std::unique_ptr<test::LoopbackClient> lichess_;
+  LichessClient* client_ = nullptr;
   Metrics metrics_;
   std::unique_ptr<PonderCoordinator> ponder_;
   test::FakeEngine engine_;
@@ -118,8 +114,8 @@ TEST_F(SessionTest, ThinksOnOurTurnAndSendsEachMoveOnce) {
   feed(full_line(""));
   ASSERT_EQ(engine_.thinks.size(), 1u);
   EXPECT_TRUE(engine_.thinks[0].moves.empty());
-  EXPECT_EQ(engine_.thinks[0].limits.wtime_ms, 170000);
-  EXPECT_EQ(engine_.thinks[0].limits.binc_ms, 2000);
+  EXPECT_EQ(engine_.thinks[0].limits.wtime, 170000);
+  EXPECT_EQ(engine_.thinks[0].limits.binc, 2000);
   EXPECT_TRUE(engine_.thinks[0].limits.human_opponent);
   EXPECT_EQ(engine_.thinks[0].limits.min_think_ms, 1000);
   engine_.answer("e2e4");
@@ -289,7 +285,7 @@ TEST_F(SessionTest, StaleResultsAreDiscarded) {
   feed(state_line("e2e4 e7e5 g1f3 b8c6"));  // e.g. the moves changed under us
   ASSERT_EQ(engine_.thinks.size(), 2u);
   ThinkResult stale;
-  stale.uci = "d2d4";
+  stale.move = parse_uci(engine_.thinks[0].game.position(), "d2d4");
   old_done(stale);
   EXPECT_EQ(count("move/d2d4"), 0);
   engine_.answer("f1c4");

@@ -217,7 +217,7 @@ TEST(InferenceServiceTest, DestructorDrainsWhileProducersBlock) {
 }
 
 TEST(InferenceServiceTest, RejectsBadConfig) {
-  EXPECT_THROW(InferenceService(nullptr), std::invalid_argument);
+  EXPECT_THROW(InferenceService(nullptr, {4, 10}), std::invalid_argument);
   EXPECT_THROW(InferenceService(std::make_unique<ProbeEvaluator>(), {0, 10}),
                std::invalid_argument);
   EXPECT_THROW(InferenceService(std::make_unique<ProbeEvaluator>(), {4, -1}),
@@ -225,7 +225,7 @@ TEST(InferenceServiceTest, RejectsBadConfig) {
 }
 
 TEST(InferenceServiceTest, NameAndEmptyInput) {
-  InferenceService service(std::make_unique<ProbeEvaluator>());
+  InferenceService service(std::make_unique<ProbeEvaluator>(), {4, 10});
   EXPECT_EQ(service.name(), "batched(probe)");
   service.evaluate({}, {});
   EXPECT_EQ(service.stats().batches, 0u);

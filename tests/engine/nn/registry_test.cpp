@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/evaluator_options.h"
+
 namespace zh {
 namespace {
 
@@ -21,14 +23,15 @@ TEST(RegistryTest, BuiltInBackendsAreListedFirst) {
 }
 
 TEST(RegistryTest, MakesBuiltInBackendsByName) {
-  EvaluatorConfig config;
-  EXPECT_EQ(make_evaluator(config)->name(), "uniform");  // the default
+  EvaluatorConfig config = default_evaluator_config();
+  config.backend = "uniform";
+  EXPECT_EQ(make_evaluator(config)->name(), "uniform");
   config.backend = "material";
   EXPECT_EQ(make_evaluator(config)->name(), "material");
 }
 
 TEST(RegistryTest, UnknownBackendNamesTheAvailableOnes) {
-  EvaluatorConfig config;
+  EvaluatorConfig config = default_evaluator_config();
   config.backend = "tensorrt";
   try {
     make_evaluator(config);
@@ -44,7 +47,7 @@ TEST(RegistryTest, UnknownBackendNamesTheAvailableOnes) {
 TEST(RegistryTest, TorchUnlinkedSaysWhy) {
   // This test program does not link zh_nn_torch, so "torch" is not registered here.
   ASSERT_FALSE(contains(evaluator_backends(), "torch"));
-  EvaluatorConfig config;
+  EvaluatorConfig config = default_evaluator_config();
   config.backend = "torch";
   try {
     make_evaluator(config);
@@ -59,19 +62,21 @@ TEST(RegistryTest, TorchUnlinkedSaysWhy) {
 }
 
 TEST(RegistryTest, RejectsNonPositiveTemperature) {
-  EvaluatorConfig config;
+  EvaluatorConfig config = default_evaluator_config();
   config.prior_temperature = 0.0f;
   EXPECT_THROW(make_evaluator(config), std::runtime_error);
 }
 
 std::unique_ptr<Evaluator> make_custom(const EvaluatorConfig&) {
-  return make_evaluator(EvaluatorConfig{});  // a uniform one under another name
+  EvaluatorConfig config = default_evaluator_config();
+  config.backend = "uniform";
+  return make_evaluator(config);  // a uniform one under another name
 }
 
 TEST(RegistryTest, RegisteredBackendBecomesAvailable) {
   EXPECT_TRUE(register_evaluator_backend("custom-test", &make_custom));
   EXPECT_TRUE(contains(evaluator_backends(), "custom-test"));
-  EvaluatorConfig config;
+  EvaluatorConfig config = default_evaluator_config();
   config.backend = "custom-test";
   EXPECT_NE(make_evaluator(config), nullptr);
 }

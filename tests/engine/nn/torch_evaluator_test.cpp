@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/chess/notation.h"
+#include "engine/evaluator_options.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
@@ -29,7 +30,7 @@ using test::nn_data_path;
 using test::nn_reference;
 
 EvaluatorConfig torch_config(const std::string& model, float temperature = 1.0f) {
-  EvaluatorConfig config;
+  EvaluatorConfig config = default_evaluator_config();
   config.backend = "torch";
   config.model_path = nn_data_path(model);
   config.prior_temperature = temperature;
@@ -291,6 +292,37 @@ TEST(TorchEvaluatorErrorsTest, CudaRunsOrSaysWhyNot) {
     for (std::size_t i = 0; i < refs.size(); ++i)
       expect_matches(refs[i], outputs[i], "1.0", tolerance);
   }
+}
+
+// The factory every command uses: the daemon's strict mode refuses a model it cannot load
+// (naming the file and the problem); uci's fallback mode plays material and says so.
+TEST(TorchEvaluatorErrorsTest, StrictFactoryRefusesMissingAndCorruptModels) {
+  Options o;
+  declare_evaluator_options(o);
+  o.set("backend", "torch");
+  const std::string corrupt = temp_file("corrupt.pt", std::string(512, '\x01'));
+  for (const std::string& path : {nn_data_path("does_not_exist.pt"), corrupt}) {
+    o.set("model", path);
+    try {
+      load_evaluator(o, EvaluatorLoad::kStrict);
+      ADD_FAILURE() << "expected EvaluatorConfigError for " << path;
+    } catch (const EvaluatorConfigError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(path), std::string::npos) << msg;
+      EXPECT_TRUE(msg.find("does not exist") != std::string::npos ||
+                  msg.find("not a loadable TorchScript model") != std::string::npos)
+          << msg;
+    }
+    const LoadedEvaluator fallback = load_evaluator(o, EvaluatorLoad::kFallback);
+    EXPECT_EQ(fallback.evaluator->name(), "material");
+    ASSERT_FALSE(fallback.warnings.empty());
+    EXPECT_NE(fallback.warnings[0].find(path), std::string::npos) << fallback.warnings[0];
+  }
+  std::filesystem::remove(corrupt);
+  o.set("model", nn_data_path("tiny.pt"));
+  const LoadedEvaluator net = load_evaluator(o, EvaluatorLoad::kStrict);
+  EXPECT_NE(net.service, nullptr);  // a network is batched for every search thread
+  EXPECT_TRUE(net.warnings.empty());
 }
 
 }  // namespace

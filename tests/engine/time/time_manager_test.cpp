@@ -7,50 +7,58 @@
 namespace zh {
 namespace {
 
-ClockInput clock_of(std::int64_t remaining, std::int64_t inc, int move) {
-  ClockInput c;
-  c.remaining_ms = remaining;
-  c.increment_ms = inc;
-  c.move_number = move;
-  c.legal_moves = 30;
+// White to move with this clock, after `move` of our moves, with 30 legal moves.
+struct Case {
+  SearchLimits limits;
+  MoveContext move{kWhite, 0, 30};
+};
+
+Case clock_of(std::int64_t remaining, std::int64_t inc, int move) {
+  Case c;
+  c.limits.wtime = remaining;
+  c.limits.btime = 60000;  // the opponent's clock does not matter
+  c.limits.winc = inc;
+  c.move.move_number = move;
   return c;
 }
+
+TimeBudget plan(TimeManager& tm, const Case& c) { return tm.plan(c.limits, c.move); }
 
 TEST(TimeManager, Bullet1Plus0) {
   TimeManager tm(TimeParams::defaults(), 1);
   // 60000 / 50 = 1200, minus 300 ms overhead.
-  const TimeBudget b = tm.plan(clock_of(60000, 0, 0));
+  const TimeBudget b = plan(tm, clock_of(60000, 0, 0));
   EXPECT_TRUE(b.timed);
   EXPECT_EQ(b.target_ms, 900);
   EXPECT_EQ(b.max_ms, 1350);  // critical positions may extend by half
   EXPECT_EQ(b.min_ms, 0);
   // Move 20 with 30 s left: 30000 / 30 - 300 = 700.
-  EXPECT_EQ(tm.plan(clock_of(30000, 0, 20)).target_ms, 700);
+  EXPECT_EQ(plan(tm, clock_of(30000, 0, 20)).target_ms, 700);
 }
 
 TEST(TimeManager, Blitz3Plus2) {
   TimeManager tm(TimeParams::defaults(), 1);
   // 180000 / 50 + 0.7 * 2000 - 300 = 3600 + 1400 - 300.
-  EXPECT_EQ(tm.plan(clock_of(180000, 2000, 0)).target_ms, 4700);
+  EXPECT_EQ(plan(tm, clock_of(180000, 2000, 0)).target_ms, 4700);
   // From move 40 on: 5% of the clock: 0.05 * 60000 + 1400 - 300.
-  EXPECT_EQ(tm.plan(clock_of(60000, 2000, 40)).target_ms, 4100);
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 40)).target_ms, 4100);
   // Before move 40 the game length rule holds: 60000 / (50 - 39) + 1400 - 300 = 6554.
-  EXPECT_EQ(tm.plan(clock_of(60000, 2000, 39)).target_ms, 6554);
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 39)).target_ms, 6554);
 }
 
 TEST(TimeManager, Rapid15Plus10) {
   TimeManager tm(TimeParams::defaults(), 1);
   // 900000 / 50 + 7000 - 300.
-  const TimeBudget b = tm.plan(clock_of(900000, 10000, 0));
+  const TimeBudget b = plan(tm, clock_of(900000, 10000, 0));
   EXPECT_EQ(b.target_ms, 24700);
   EXPECT_EQ(b.max_ms, 37050);
 }
 
 TEST(TimeManager, MovesToGo) {
   TimeManager tm(TimeParams::defaults(), 1);
-  ClockInput c = clock_of(120000, 0, 0);
-  c.moves_to_go = 20;
-  EXPECT_EQ(tm.plan(c).target_ms, 120000 / 20 - 300);
+  Case c = clock_of(120000, 0, 0);
+  c.limits.movestogo = 20;
+  EXPECT_EQ(plan(tm, c).target_ms, 120000 / 20 - 300);
 }
 
 TEST(TimeManager, LowClockKeepsTheSafetyFloor) {
@@ -58,7 +66,7 @@ TEST(TimeManager, LowClockKeepsTheSafetyFloor) {
   for (std::int64_t remaining : {5000, 2000, 1500, 1000, 500, 100, 0}) {
     for (int move : {0, 30, 60}) {
       for (std::int64_t inc : {0, 1000, 2000}) {
-        const TimeBudget b = tm.plan(clock_of(remaining, inc, move));
+        const TimeBudget b = plan(tm, clock_of(remaining, inc, move));
         // Never plan past the clock less the overhead and the floor (or the minimum search).
         EXPECT_LE(b.max_ms, std::max<std::int64_t>(20, remaining - 300 - 1000))
             << remaining << " " << move << " " << inc;
@@ -68,18 +76,18 @@ TEST(TimeManager, LowClockKeepsTheSafetyFloor) {
     }
   }
   // 1.5 s left at move 45: 75 ms of plan - 300 ms overhead -> the 20 ms minimum.
-  EXPECT_EQ(tm.plan(clock_of(1500, 0, 45)).target_ms, 20);
+  EXPECT_EQ(plan(tm, clock_of(1500, 0, 45)).target_ms, 20);
 }
 
 TEST(TimeManager, SingleLegalMoveIsAnsweredAtOnce) {
   TimeManager tm(TimeParams::defaults(), 1);
-  ClockInput c = clock_of(180000, 2000, 10);
-  c.legal_moves = 1;
-  EXPECT_EQ(tm.plan(c).target_ms, 0);
+  Case c = clock_of(180000, 2000, 10);
+  c.move.legal_moves = 1;
+  EXPECT_EQ(plan(tm, c).target_ms, 0);
   // ...but a human opponent still gets the minimum think time.
-  c.human_opponent = true;
-  c.min_think_ms = 800;
-  const TimeBudget b = tm.plan(c);
+  c.limits.human_opponent = true;
+  c.limits.min_think_ms = 800;
+  const TimeBudget b = plan(tm, c);
   EXPECT_EQ(b.target_ms, 800);
   EXPECT_FALSE(tm.should_stop(b, {799, false, false}));
   EXPECT_TRUE(tm.should_stop(b, {800, false, false}));
@@ -87,13 +95,13 @@ TEST(TimeManager, SingleLegalMoveIsAnsweredAtOnce) {
 
 TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
   TimeManager a(TimeParams::defaults(), 7), b(TimeParams::defaults(), 7);
-  ClockInput c = clock_of(180000, 2000, 0);  // base 5000 ms before the overhead
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(a.plan(c).target_ms, 4700);  // bots: no jitter
-  c.human_opponent = true;
+  Case c = clock_of(180000, 2000, 0);  // base 5000 ms before the overhead
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(plan(a, c).target_ms, 4700);  // bots: no jitter
+  c.limits.human_opponent = true;
   std::int64_t lo = 1 << 30, hi = 0;
   for (int i = 0; i < 300; ++i) {
-    const std::int64_t t = a.plan(c).target_ms;
-    EXPECT_EQ(t, b.plan(c).target_ms);  // same seed, same sequence
+    const std::int64_t t = plan(a, c).target_ms;
+    EXPECT_EQ(t, plan(b, c).target_ms);  // same seed, same sequence
     lo = std::min(lo, t);
     hi = std::max(hi, t);
   }
@@ -106,7 +114,7 @@ TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
 
 TEST(TimeManager, EasyStopsAtHalfCriticalExtends) {
   TimeManager tm(TimeParams::defaults(), 1);
-  const TimeBudget b = tm.plan(clock_of(180000, 2000, 0));  // target 4700, max 7050
+  const TimeBudget b = plan(tm, clock_of(180000, 2000, 0));  // target 4700, max 7050
   EXPECT_FALSE(tm.should_stop(b, {2349, true, false}));
   EXPECT_TRUE(tm.should_stop(b, {2350, true, false}));
   EXPECT_FALSE(tm.should_stop(b, {4699, false, false}));
@@ -120,16 +128,34 @@ TEST(TimeManager, EasyStopsAtHalfCriticalExtends) {
   EXPECT_FALSE(tm.is_critical(0.15, 0.2));
 }
 
+TEST(TimeManager, NextCheckIsTheNextThresholdThenEveryHundredthOfTheTarget) {
+  TimeManager tm(TimeParams::defaults(), 1);
+  const TimeBudget b = plan(tm, clock_of(180000, 2000, 0));  // target 4700, max 7050
+  // Nothing can stop the search before the easy-move limit (half the target).
+  EXPECT_EQ(tm.next_check_ms(b, 0), 2350);
+  EXPECT_EQ(tm.next_check_ms(b, 2349), 2350);
+  // From there the easy and critical rules depend on the tree: 47 ms steps, up to the maximum.
+  EXPECT_EQ(tm.next_check_ms(b, 2350), 2397);
+  EXPECT_EQ(tm.next_check_ms(b, 7040), 7050);
+  // A human-facing minimum comes first; a short target checks every 5 ms.
+  TimeBudget human = b;
+  human.min_ms = 3000;
+  EXPECT_EQ(tm.next_check_ms(human, 100), 3000);
+  EXPECT_EQ(tm.next_check_ms(human, 3000), 3047);
+  const TimeBudget bullet = plan(tm, clock_of(1500, 0, 45));  // target 20 ms
+  EXPECT_EQ(tm.next_check_ms(bullet, 10), 15);
+}
+
 TEST(TimeManager, MovetimeAndUntimed) {
   TimeManager tm(TimeParams::defaults(), 1);
-  ClockInput c;
-  c.movetime_ms = 1000;
-  TimeBudget b = tm.plan(c);
+  Case c;
+  c.limits.movetime = 1000;
+  TimeBudget b = plan(tm, c);
   EXPECT_EQ(b.target_ms, 700);
   EXPECT_EQ(b.max_ms, 700);
-  c.movetime_ms = 100;
-  EXPECT_EQ(tm.plan(c).target_ms, 20);
-  b = tm.plan(ClockInput{});
+  c.limits.movetime = 100;
+  EXPECT_EQ(plan(tm, c).target_ms, 20);
+  b = plan(tm, Case{});
   EXPECT_FALSE(b.timed);
   EXPECT_FALSE(tm.should_stop(b, {1000000, false, false}));
 }

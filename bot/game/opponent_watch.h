@@ -1,0 +1,47 @@
+#pragma once
+// What to do about an opponent who is not playing: abort a game whose first moves never come
+// (once, after abort_time_s), and claim the win when lichess says the opponent left (when
+// allowed, a moment after it becomes claimable, up to three tries).
+
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bot/config/bot_config.h"
+#include "bot/lichess/clock.h"
+#include "bot/lichess/events.h"
+#include "bot/lichess/lichess_client.h"
+
+namespace zh::bot {
+
+class OpponentWatch {
+ public:
+  OpponentWatch(std::string game_id, const BotConfig& config, LichessClient& client, Clock& clock,
+                std::shared_ptr<spdlog::logger> log);
+
+  // The board after a server state: `plies` moves, whose turn it is, and whether it changed.
+  void on_board(int plies, bool our_turn, bool changed);
+  void on_opponent_gone(const OpponentGone& gone);
+  // Sends the abort or the claim when due.
+  void tick(int plies, bool our_turn);
+  void cancel() { claim_at_.reset(); }  // the game ended
+
+  static constexpr Millis kClaimMargin{250};  // a claim a moment too early is refused
+  static constexpr Millis kClaimRetryDelay{2000};
+  static constexpr int kClaimAttempts = 3;
+
+ private:
+  std::string game_id_;
+  const BotConfig& config_;
+  LichessClient& client_;
+  Clock& clock_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::optional<TimePoint> waiting_since_;  // the opponent's first moves are awaited
+  bool abort_sent_ = false;
+  std::optional<TimePoint> claim_at_;
+  int claim_attempts_ = 0;
+};
+
+}  // namespace zh::bot

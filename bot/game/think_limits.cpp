@@ -1,0 +1,32 @@
+#include "bot/game/think_limits.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace zh::bot {
+
+SearchLimits think_limits(const GameFull& full, const GameState& state, Color us, double rtt_ms,
+                          bool opponent_is_bot, const BotConfig& config) {
+  SearchLimits limits;
+  if (full.clock_initial_ms) {
+    const auto rtt = std::int64_t(std::llround(rtt_ms));
+    limits.wtime = std::max<std::int64_t>(1, state.wtime_ms - (us == kWhite ? rtt : 0));
+    limits.btime = std::max<std::int64_t>(1, state.btime_ms - (us == kBlack ? rtt : 0));
+    limits.winc = state.winc_ms;
+    limits.binc = state.binc_ms;
+  } else {
+    limits.movetime = kUntimedMoveMs;
+  }
+  limits.human_opponent = !opponent_is_bot;
+  limits.min_think_ms = opponent_is_bot ? 0 : config.human_min_think_ms;
+  return limits;
+}
+
+bool ResignWatch::should_resign(int ply, float value, std::optional<int> mate) {
+  if (!config_.resign || ply < 2) return false;
+  const bool lost = value <= config_.resign_value || (mate && *mate < 0);
+  low_value_streak_ = lost ? low_value_streak_ + 1 : 0;
+  return low_value_streak_ >= config_.resign_moves;
+}
+
+}  // namespace zh::bot

@@ -1,0 +1,114 @@
+// EngineAdapter over a real Engine (uniform evaluator): the session's Game in, a legal Move
+// out, exactly one answer per think, pondering ended by the next think, and a search that
+// cannot start still answers.
+#include "bot/game/engine_adapter.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "engine/chess/notation.h"
+
+namespace zh::bot {
+namespace {
+
+using namespace std::chrono_literals;
+
+class Answers {
+ public:
+  std::function<void(const ThinkResult&)> callback() {
+    return [this](const ThinkResult& r) {
+      std::lock_guard lock(mutex_);
+      results_.push_back(r);
+      cv_.notify_all();
+    };
+  }
+  std::vector<ThinkResult> wait(std::size_t count) {
+    std::unique_lock lock(mutex_);
+    cv_.wait_for(lock, 20s, [&] { return results_.size() >= count; });
+    return results_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<ThinkResult> results_;
+};
+
+std::unique_ptr<Engine> uniform_engine() {
+  auto e = std::make_unique<Engine>();
+  e->set_option("backend", "uniform");
+  e->set_option("threads", "1");
+  e->set_option("seed", "5");
+  return e;
+}
+
+SearchLimits playouts(std::int64_t n) {
+  SearchLimits l;
+  l.nodes = n;
+  return l;
+}
+
+TEST(EngineAdapter, AnswersTheSessionsGameWithALegalMove) {
+  EngineAdapter adapter(uniform_engine());
+  adapter.new_game(false);
+  Game game;
+  game.play_uci("e2e4");
+  game.play_uci("d7d5");
+  Answers answers;
+  adapter.think(game, playouts(300), answers.callback());
+  const auto results = answers.wait(1);
+  ASSERT_EQ(results.size(), 1u);
+  const ThinkResult& r = results[0];
+  ASSERT_FALSE(r.move.is_null()) << r.error;
+  EXPECT_TRUE(game.position().is_legal(r.move)) << to_uci(r.move);
+  EXPECT_GT(r.nodes, 0);
+  EXPECT_FALSE(r.best_san.empty());
+  EXPECT_NE(adapter.description().find("uniform"), std::string::npos);
+}
+
+TEST(EngineAdapter, ThinkingEndsPonderingAndAnswersOnce) {
+  EngineAdapter adapter(uniform_engine());
+  adapter.new_game(false);
+  Game game;
+  game.play_uci("e2e4");
+  adapter.ponder(game);  // on the opponent's time, until the next think
+  EXPECT_TRUE(adapter.pondering());
+  std::this_thread::sleep_for(20ms);
+  game.play_uci("e7e5");  // the opponent's reply: our turn again
+  Answers answers;
+  adapter.think(game, playouts(200), answers.callback());
+  EXPECT_FALSE(adapter.pondering());
+  EXPECT_EQ(answers.wait(1).size(), 1u);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(answers.wait(1).size(), 1u);  // exactly one answer
+}
+
+TEST(EngineAdapter, ASearchThatCannotStartStillAnswers) {
+  auto engine = std::make_unique<Engine>([](const Options&) -> LoadedEvaluator {
+    throw std::runtime_error("model file 'x.pt': is corrupt");
+  });
+  EngineAdapter adapter(std::move(engine));
+  Answers answers;
+  adapter.think(Game(), playouts(10), answers.callback());
+  const auto results = answers.wait(1);
+  ASSERT_EQ(results.size(), 1u);  // the session would otherwise wait for a move forever
+  EXPECT_TRUE(results[0].move.is_null());
+  EXPECT_NE(results[0].error.find("x.pt"), std::string::npos) << results[0].error;
+}
+
+TEST(EngineAdapter, SamplesTheOpeningOnlyWhenAsked) {
+  auto engine = uniform_engine();
+  Engine* raw = engine.get();
+  EngineAdapter adapter(std::move(engine));
+  adapter.new_game(true);
+  EXPECT_EQ(raw->options().get_int("temperature_moves"), EngineAdapter::kOpeningSampledMoves);
+  adapter.new_game(false);
+  EXPECT_EQ(raw->options().get_int("temperature_moves"), 0);
+}
+
+}  // namespace
+}  // namespace zh::bot
