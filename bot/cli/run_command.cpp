@@ -12,13 +12,17 @@
 #include <thread>
 
 #include "bot/cli/commands.h"
+#include "bot/config/config_file.h"
 #include "bot/config/load_config.h"
 #include "bot/config/token.h"
 #include "bot/daemon/daemon.h"
+#include "bot/daemon/exit_codes.h"
+#include "bot/daemon/process_secrecy.h"
 #include "bot/game/engine_adapter.h"
 #include "bot/logging/log_setup.h"
 #include "engine/engine.h"
 #include "engine/evaluator_options.h"
+#include "engine/tools/run_main.h"
 
 namespace zh::cli {
 
@@ -107,15 +111,24 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--log-format", *log_format, "text or json (default: operations.log_format)")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->callback([path, log_format] {
-    const bot::LoadedConfig config =
-        bot::load_config(path->empty() ? std::nullopt : std::optional<std::string>(*path));
+    bot::LoadedConfig config;
+    bot::LoadedToken token;
+    try {
+      config = bot::load_config(path->empty() ? std::nullopt : std::optional<std::string>(*path));
+      token = bot::load_token(std::getenv("LICHESS_BOT_TOKEN"), config.bot.token_file);
+    } catch (const bot::ConfigError& e) {
+      throw tools::CommandExit(bot::kExitConfig, e.what());  // a restart cannot mend the file
+    }
+    // From here on the token lives only in `token`: not in the environment children inherit,
+    // not in a core dump.
+    bot::scrub_environment_variable("LICHESS_BOT_TOKEN");
+    const bool no_core = bot::disable_core_dumps();
     bot::setup_logging(
         bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
         config.bot.log_level);
-    const bot::LoadedToken token =
-        bot::load_token(std::getenv("LICHESS_BOT_TOKEN"), config.bot.token_file);
     for (const auto& w : token.warnings) spdlog::warn("{}", w);
     spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
+    if (!no_core) spdlog::warn("could not turn core dumps off; a core file could hold the token");
 
     SignalWatcher::block_signals();  // before any thread starts, so all inherit the mask
     LoadedEvaluator evaluator = build_evaluator(config.options);
@@ -139,7 +152,9 @@ void add_run_command(CLI::App& app) {
       rc = daemon.run();
     }
     spdlog::default_logger()->flush();
-    if (rc != 0) throw std::runtime_error("zhbot run stopped; the log above says why");
+    if (rc != bot::kExitOk)
+      throw tools::CommandExit(
+          rc, "zhbot run stopped (exit code " + std::to_string(rc) + "); the log above says why");
   });
 }
 

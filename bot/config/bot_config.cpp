@@ -133,6 +133,9 @@ const OptionTable<BotConfig> kOperationsOptions{
          "serve /healthz and /metrics on 127.0.0.1 at this port; 0: off"},
         {"shutdown_grace_s", &BotConfig::shutdown_grace_s, Int{600, 0, 86400},
          "on SIGTERM/SIGINT, let running games finish for up to this long"},
+        {"state_dir", &BotConfig::state_dir, Text{""},
+         "directory for the state that survives restarts (the bot-game count of the last 24 h); "
+         "empty: systemd's StateDirectory, else ./state"},
         {"log_level", &BotConfig::log_level,
          Choice{"info", {"trace", "debug", "info", "warn", "error"}}, "log detail"},
         {"log_format", &BotConfig::log_format, Choice{"text", {"text", "json"}},

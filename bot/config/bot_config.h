@@ -53,6 +53,7 @@ struct BotConfig {
   // operations
   std::int64_t metrics_port;
   std::int64_t shutdown_grace_s;
+  std::string state_dir;  // empty: systemd's $STATE_DIRECTORY, else "state"
   std::string log_level;
   std::string log_format;
 

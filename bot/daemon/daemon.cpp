@@ -3,10 +3,13 @@
 #include <malloc.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
+#include "bot/daemon/exit_codes.h"
 #include "bot/lichess/stream_runner.h"
 #include "engine/util/strings.h"
 
@@ -17,11 +20,22 @@ namespace {
 constexpr Millis kPendingExpiry{60000};  // an accepted challenge whose game never started
 constexpr auto kBotCapWindow = std::chrono::hours(24);
 constexpr auto kMainLoopSleep = std::chrono::milliseconds(200);
+constexpr auto kStatusInterval = std::chrono::seconds(5);  // systemd STATUS= refresh
+
+// The state file keeps wall-clock seconds (a restart starts a new steady clock); the daemon
+// keeps its own clock's time points.
+std::int64_t to_unix_seconds(TimePoint t, TimePoint now) {
+  const auto wall = std::chrono::system_clock::now() - (now - t);
+  return std::chrono::duration_cast<std::chrono::seconds>(wall.time_since_epoch()).count();
+}
 
 }  // namespace
 
 Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_engine, Clock& clock)
-    : config_(config), clock_(clock), make_engine_(std::move(make_engine)) {
+    : config_(config),
+      clock_(clock),
+      make_engine_(std::move(make_engine)),
+      state_file_(resolve_state_dir(config.state_dir, std::getenv("STATE_DIRECTORY"))) {
   HttpSettings s;
   s.base_url = config.base_url;
   s.token = std::move(token);
@@ -47,14 +61,16 @@ Daemon::~Daemon() {
 }
 
 void Daemon::request_shutdown() {
-  if (!draining_.exchange(true))
-    spdlog::info("shutdown requested: declining new challenges, letting games finish (up to {} s)",
-                 config_.shutdown_grace_s);
+  if (draining_.exchange(true)) return;
+  systemd_.stopping();
+  systemd_.status("draining: " + metrics_.summary());
+  spdlog::info("shutdown requested: declining new challenges, letting games finish (up to {} s)",
+               config_.shutdown_grace_s);
 }
 
 void Daemon::request_immediate_exit() { immediate_ = true; }
 
-bool Daemon::check_account() {
+int Daemon::check_account() {
   std::optional<Account> account;
   const ApiResult r = client_->get_account(account);
   if (r.status == ApiStatus::kUnauthorized) {
@@ -63,11 +79,12 @@ bool Daemon::check_account() {
         "scope. Create one at "
         "https://lichess.org/account/oauth/token/create?scopes[]=bot:play",
         r.error);
-    return false;
+    return kExitConfig;
   }
   if (!r.ok()) {
     spdlog::error("cannot read the account from {}: {}", describe_url(config_.base_url), r.error);
-    return false;
+    // Any other answer (network, 5xx, 429, a garbled body) is lichess's side: try again later.
+    return kExitUnavailable;
   }
   if (!account->is_bot()) {
     spdlog::error(
@@ -75,12 +92,12 @@ bool Daemon::check_account() {
         "API. Upgrade it with `zhbot upgrade-account --yes` (irreversible; the account "
         "must not have played any game), then start again.",
         account->username);
-    return false;
+    return kExitConfig;
   }
   account_ = *account;
   account_.id = lower(account_.id);
   spdlog::info("logged in to {} as {} (BOT)", describe_url(config_.base_url), account_.username);
-  return true;
+  return kExitOk;
 }
 
 void Daemon::resume_ongoing_games() {
@@ -107,13 +124,27 @@ int Daemon::run() {
     health_->start();
     spdlog::info("health and metrics on http://127.0.0.1:{}/healthz and /metrics", health_->port());
   }
-  if (!check_account()) return 1;
+  if (const int rc = check_account(); rc != kExitOk) return rc;
+  restore_state();
   resume_ongoing_games();
   std::thread events([this] { event_loop(); });
 
   std::optional<TimePoint> drain_deadline;
+  std::string last_status;
+  auto next_status = std::chrono::steady_clock::now();
   while (!immediate_) {
+    // The watchdog is fed only by a loop that still turns: reap_sessions takes the lock the
+    // event handlers take, so a deadlock there starves it and systemd restarts the bot.
+    systemd_.watchdog_tick();
     reap_sessions();
+    if (ready_sent_ && !draining_ && std::chrono::steady_clock::now() >= next_status) {
+      next_status = std::chrono::steady_clock::now() + kStatusInterval;
+      if (std::string now = "playing as " + account_.username + ": " + metrics_.summary();
+          now != last_status) {
+        systemd_.status(now);
+        last_status = std::move(now);
+      }
+    }
     if (batch_fill_) metrics_.set_inference_batch_fill(batch_fill_());
     if (draining_) {
       const TimePoint now = clock_.now();
@@ -135,6 +166,7 @@ int Daemon::run() {
   }
   if (immediate_ && !fatal_)
     spdlog::warn("leaving at once; running games resume on the next start");
+  if (!draining_) systemd_.stopping();
   cancel_.cancel();
   {
     std::lock_guard lock(mutex_);
@@ -148,7 +180,7 @@ int Daemon::run() {
   }
   sessions.clear();
   health_.reset();
-  return fatal_ ? 1 : 0;
+  return fatal_ ? fatal_code_.load() : kExitOk;
 }
 
 void Daemon::event_loop() {
@@ -165,6 +197,11 @@ void Daemon::event_loop() {
   callbacks.on_connected = [this] {
     metrics_.set_event_stream_connected(true);
     spdlog::info("event stream connected");
+    // Ready means the account is checked and challenges can arrive: the first connection.
+    if (!ready_sent_.exchange(true)) {
+      systemd_.ready();
+      systemd_.status("playing as " + account_.username + ": " + metrics_.summary());
+    }
   };
   callbacks.on_disconnected = [this](const StreamResult& r, Millis delay) {
     metrics_.set_event_stream_connected(false);
@@ -185,6 +222,7 @@ void Daemon::event_loop() {
                 stop == StreamStop::kUnauthorized
                     ? "the token is wrong, revoked, or lacks the bot:play scope"
                     : "stopping");
+  fatal_code_ = stop == StreamStop::kUnauthorized ? kExitConfig : kExitFailure;
   fatal_ = true;
   immediate_ = true;
 }
@@ -225,14 +263,17 @@ void Daemon::on_game_start(const GameInfo& game) {
                   game.game_id, game.variant);
     return;
   }
+  bool bot_game = false;
   {
     std::lock_guard lock(mutex_);
     auto it = pending_.find(game.game_id);
     if (it != pending_.end()) {
-      if (it->second.bot) bot_game_starts_.push_back(clock_.now());
+      bot_game = it->second.bot;
+      if (bot_game) bot_game_starts_.push_back(clock_.now());
       pending_.erase(it);
     }
   }
+  if (bot_game) save_state();  // a restart must not reset the 24 h cap
   start_session(game.game_id, lower(game.opponent.id));
 }
 
@@ -305,6 +346,33 @@ void Daemon::reap_sessions() {
   // its per-thread arenas unless asked to return it, and a daemon that runs for weeks should
   // show its real footprint between games.
   malloc_trim(0);
+}
+
+void Daemon::restore_state() {
+  const PersistentState state = state_file_.load();
+  const auto wall_now = std::chrono::system_clock::now();
+  const TimePoint now = clock_.now();
+  std::lock_guard lock(mutex_);
+  for (const std::int64_t unix_s : state.bot_game_starts) {
+    const auto age = wall_now - std::chrono::system_clock::time_point(std::chrono::seconds(unix_s));
+    // Older than the window: forgotten. In the future (the wall clock went back): counted now.
+    if (age > kBotCapWindow) continue;
+    const auto since = std::max(std::chrono::system_clock::duration::zero(), age);
+    bot_game_starts_.push_back(now - std::chrono::duration_cast<Millis>(since));
+  }
+  if (!bot_game_starts_.empty())
+    spdlog::info("state: {} bot game(s) started in the last 24 h", bot_game_starts_.size());
+}
+
+void Daemon::save_state() {
+  PersistentState state;
+  {
+    std::lock_guard lock(mutex_);
+    const TimePoint now = clock_.now();
+    for (const TimePoint t : bot_game_starts_)
+      state.bot_game_starts.push_back(to_unix_seconds(t, now));
+  }
+  state_file_.save(state);
 }
 
 int Daemon::running_games() {

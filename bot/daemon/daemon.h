@@ -14,9 +14,11 @@
 
 #include "bot/config/load_config.h"
 #include "bot/daemon/seen_ids.h"
+#include "bot/daemon/systemd_notify.h"
 #include "bot/game/game_session.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
+#include "bot/state/state_file.h"
 
 namespace zh::bot {
 
@@ -28,7 +30,8 @@ class Daemon {
          Clock& clock = steady_clock());
   ~Daemon();
 
-  // Runs until shutdown; returns the process exit code (0 after a clean drain).
+  // Runs until shutdown; returns the process exit code (bot/daemon/exit_codes.h: 0 after a
+  // clean drain).
   int run();
   // First call: stop accepting, let games finish for shutdown_grace_s, then exit.
   void request_shutdown();
@@ -40,7 +43,7 @@ class Daemon {
   void set_batch_fill_source(std::function<double()> source) { batch_fill_ = std::move(source); }
 
  private:
-  bool check_account();
+  int check_account();  // an exit code: kExitOk when the account may play
   void resume_ongoing_games();
   void event_loop();
   void handle_line(std::string_view line);
@@ -51,6 +54,9 @@ class Daemon {
   void reap_sessions();
   DaemonLoad load_for(const Challenge& challenge);
   int running_games();
+  // The bot-game times of the last 24 h from the state file, and back into it.
+  void restore_state();
+  void save_state();
 
   const BotConfig& config_;
   Clock& clock_;
@@ -62,6 +68,9 @@ class Daemon {
   std::unique_ptr<LichessClient> client_;
   std::unique_ptr<PonderCoordinator> ponder_;
   std::unique_ptr<HealthServer> health_;
+  StateFile state_file_;
+  SystemdNotifier systemd_;
+  std::atomic<bool> ready_sent_{false};
   Account account_;
 
   std::mutex mutex_;  // sessions_, pending_, bot game times
@@ -82,6 +91,7 @@ class Daemon {
   std::atomic<bool> draining_{false};
   std::atomic<bool> immediate_{false};
   std::atomic<bool> fatal_{false};
+  std::atomic<int> fatal_code_{1};
   std::function<double()> batch_fill_;
 };
 

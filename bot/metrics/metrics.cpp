@@ -61,6 +61,12 @@ void Metrics::add_move() {
   ++moves_;
 }
 
+std::string Metrics::summary() const {
+  std::lock_guard lock(mutex_);
+  return std::to_string(games_active_) + (games_active_ == 1 ? " game, " : " games, ") +
+         std::to_string(std::llround(nps_)) + " nodes/s";
+}
+
 void Metrics::set_nodes_per_second(double nps) {
   std::lock_guard lock(mutex_);
   nps_ = nps;

@@ -33,6 +33,8 @@ class Metrics {
   void observe_move_overhead_ms(double ms);
 
   std::string render() const;
+  // A one-line summary for the service manager's status ("2 games, 41000 nodes/s").
+  std::string summary() const;
 
   static constexpr std::size_t kOverheadWindow = 1000;
 

@@ -12,6 +12,9 @@ int run_main(CLI::App& app, int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const CommandExit& e) {
+    if (*e.what()) std::cerr << "zhbot: error: " << e.what() << "\n";
+    return e.code();
   } catch (const std::exception& e) {
     std::cerr << "zhbot: error: " << e.what() << "\n";
     return 1;

@@ -49,7 +49,8 @@ std::string BotSettings::yaml() const {
 }
 
 BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name,
-                       const BotSettings& settings, const std::string& token)
+                       const BotSettings& settings, const std::string& token,
+                       const std::map<std::string, std::string>& extra_env)
     : log_(dir / (name + ".log")) {
   const std::filesystem::path config = dir / (name + ".yaml");
   {
@@ -58,10 +59,11 @@ BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name
     if (!out) throw std::runtime_error("cannot write " + config.string());
   }
   // The token goes through the environment only; a token the parent may carry is replaced.
+  std::map<std::string, std::string> env = extra_env;
+  env["LICHESS_BOT_TOKEN"] = token;
+  env["OPENBLAS_NUM_THREADS"] = "1";
   process_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{ZH_ZHBOT_BIN, "run", "--config", config.string()}, log_,
-      std::map<std::string, std::string>{{"LICHESS_BOT_TOKEN", token},
-                                         {"OPENBLAS_NUM_THREADS", "1"}});
+      std::vector<std::string>{ZH_ZHBOT_BIN, "run", "--config", config.string()}, log_, env);
 }
 
 int BotProcess::log_count(const std::string& needle) const {

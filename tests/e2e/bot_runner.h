@@ -34,8 +34,9 @@ class BotSettings {
 class BotProcess {
  public:
   // Writes <dir>/<name>.yaml and starts `zhbot run --config` on it; output to <dir>/<name>.log.
+  // `extra_env` adds variables (e.g. systemd's NOTIFY_SOCKET).
   BotProcess(const std::filesystem::path& dir, const std::string& name, const BotSettings& settings,
-             const std::string& token);
+             const std::string& token, const std::map<std::string, std::string>& extra_env = {});
   BotProcess(const BotProcess&) = delete;
   BotProcess& operator=(const BotProcess&) = delete;
 

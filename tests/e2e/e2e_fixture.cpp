@@ -56,12 +56,14 @@ Emulator& E2eTest::start_emulator(std::vector<std::string> extra_args) {
 BotSettings E2eTest::settings() const {
   BotSettings s(emu_->base_url());
   s.set("game", "pgn_dir", "\"" + (dir_ / "pgn").string() + "\"");
+  s.set("operations", "state_dir", "\"" + (dir_ / "state").string() + "\"");
   return s;
 }
 
-BotProcess& E2eTest::start_bot(const BotSettings& s, const std::string& token) {
+BotProcess& E2eTest::start_bot(const BotSettings& s, const std::string& token,
+                               const std::map<std::string, std::string>& extra_env) {
   const std::string name = bots_.empty() ? "zhbot" : "zhbot-" + std::to_string(bots_.size() + 1);
-  bots_.push_back(std::make_unique<BotProcess>(dir_, name, s, token));
+  bots_.push_back(std::make_unique<BotProcess>(dir_, name, s, token, extra_env));
   return *bots_.back();
 }
 

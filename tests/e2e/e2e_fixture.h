@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@ class E2eTest : public ::testing::Test {
   Emulator& start_emulator(std::vector<std::string> extra_args = {});
   // Test defaults (see BotSettings) with the PGN directory inside the run directory.
   BotSettings settings() const;
-  BotProcess& start_bot(const BotSettings& s, const std::string& token = kToken);
+  BotProcess& start_bot(const BotSettings& s, const std::string& token = kToken,
+                        const std::map<std::string, std::string>& extra_env = {});
   // Stops a bot: SIGTERM, a second SIGTERM (exit at once) and SIGKILL if it lingers.
   static ExitStatus stop_now(BotProcess& bot);
 

@@ -2,6 +2,8 @@
 // teardown greps that test's bot output for the token; this test adds the paths most likely to
 // leak it: a rejected token, HTTP errors whose URLs and headers get logged at the most verbose
 // level, JSON logs, and check-config printing the effective configuration.
+#include <sstream>
+
 #include "tests/e2e/e2e_fixture.h"
 
 namespace zh::e2e {
@@ -15,7 +17,8 @@ TEST_F(E2eToken, AWrongTokenIsRefusedWithoutBeingPrinted) {
   BotProcess& bot = start_bot(settings().set("operations", "log_level", "trace"), wrong);
   const auto status = bot.process().wait_exit(20s);
   ASSERT_TRUE(status.has_value()) << "the daemon kept running with a token the server refuses";
-  EXPECT_TRUE(status->exited && status->code != 0) << status->describe();
+  // The configuration code, so systemd does not restart it (RestartPreventExitStatus=78).
+  EXPECT_TRUE(status->exited && status->code == 78) << status->describe();
   const std::string log = bot.log();
   EXPECT_EQ(log.find(wrong), std::string::npos) << "the rejected token was printed";
   EXPECT_NE(log.find("401"), std::string::npos) << "the refusal does not say what happened:\n"
@@ -51,6 +54,34 @@ TEST_F(E2eToken, TheTokenIsNotInTraceLogsJsonLogsErrorsPgnsOrCheckConfig) {
   EXPECT_TRUE(status->exited && status->code == 0) << status->describe() << "\n" << read_text(out);
   EXPECT_NE(read_text(out).find("base_url"), std::string::npos) << read_text(out);
   // The teardown greps zhbot.log, the PGN and check-config.log for the token.
+}
+
+TEST_F(E2eToken, TheRunningDaemonKeepsTheTokenOutOfCmdlineEnvironAndCoreDumps) {
+  start_emulator();
+  BotProcess& bot = start_bot(settings());
+  ASSERT_TRUE(bot.wait_log("event stream connected", 20s)) << bot.log();
+  const auto proc = std::filesystem::path("/proc") / std::to_string(bot.process().pid());
+  // Other users can read any process's arguments.
+  const std::string cmdline = read_text(proc / "cmdline");
+  ASSERT_FALSE(cmdline.empty());
+  EXPECT_EQ(cmdline.find(kToken), std::string::npos) << "the token is on the command line";
+  // The environment is what every child process inherits and what environ shows; the daemon
+  // wipes the variable once it has read it. (A non-dumpable process's environ is readable by
+  // root only; unreadable counts as not exposed.)
+  const std::string environ = read_text(proc / "environ");
+  EXPECT_EQ(environ.find(kToken), std::string::npos) << "the token is still in the environment";
+  if (!environ.empty())
+    EXPECT_NE(environ.find("OPENBLAS_NUM_THREADS=1"), std::string::npos) << "not the environ";
+  // No core file can be written, whatever the system's core_pattern.
+  const std::string limits = read_text(proc / "limits");
+  const auto core = limits.find("Max core file size");
+  ASSERT_NE(core, std::string::npos) << limits;
+  std::istringstream line(limits.substr(core + std::string("Max core file size").size()));
+  std::string soft, hard;
+  line >> soft >> hard;
+  EXPECT_EQ(soft, "0");
+  EXPECT_EQ(hard, "0");
+  stop_now(bot);
 }
 
 }  // namespace

@@ -1,13 +1,17 @@
 #include "bot/daemon/daemon.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
 #include "bot/config/load_config.h"
+#include "bot/daemon/exit_codes.h"
 #include "bot/lichess/redact.h"
 #include "bot/logging/log_setup.h"
 #include "tests/bot/game/fake_engine.h"
@@ -35,11 +39,17 @@ class DaemonTest : public ::testing::Test {
     });
     config_ = load_config(std::nullopt).bot;
     config_.shutdown_grace_s = 1;
+    config_.state_dir = (std::filesystem::path(::testing::TempDir()) /
+                         ("zhbot-daemon-state-" + std::to_string(::getpid()) + "-" +
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+                            .string();
+    std::filesystem::remove_all(config_.state_dir);
   }
   void TearDown() override {
     std::lock_guard lock(mutex_);
     for (const auto& line : log_) EXPECT_EQ(line.find(kToken), std::string::npos) << line;
     spdlog::set_default_logger(previous_);
+    std::filesystem::remove_all(config_.state_dir);
   }
 
   void account(const std::string& body, int status = 200) {
@@ -86,7 +96,7 @@ TEST_F(DaemonTest, RefusesAnAccountThatIsNotABot) {
   account(R"({"id":"zhbot","username":"ZhBot"})");
   server_.server().Get("/api/stream/event",
                        [this](const httplib::Request&, httplib::Response&) { ++event_opens_; });
-  EXPECT_EQ(run_daemon(), 1);
+  EXPECT_EQ(run_daemon(), kExitConfig);
   EXPECT_TRUE(auth_ok_);
   EXPECT_EQ(event_opens_.load(), 0);
   EXPECT_TRUE(logged("zhbot upgrade-account"));
@@ -94,7 +104,7 @@ TEST_F(DaemonTest, RefusesAnAccountThatIsNotABot) {
 
 TEST_F(DaemonTest, ExplainsARejectedToken) {
   account(R"({"error":"No such token"})", 401);
-  EXPECT_EQ(run_daemon(), 1);
+  EXPECT_EQ(run_daemon(), kExitConfig);
   EXPECT_TRUE(logged("bot:play"));
 }
 
@@ -131,6 +141,113 @@ TEST_F(DaemonTest, AnswersChallengesOnceEachAndDrainsOnShutdown) {
   std::lock_guard lock(m);
   EXPECT_EQ(answers, (std::vector<std::string>{"stChal02 decline variant", "zhChal01 accept "}));
   EXPECT_TRUE(logged("skipping event line"));
+}
+
+TEST_F(DaemonTest, LichessFailingAtStartIsUnavailableNotAConfigurationError) {
+  account(R"({"error":"down for maintenance"})", 503);
+  EXPECT_EQ(run_daemon(), kExitUnavailable);
+  EXPECT_TRUE(logged("cannot read the account"));
+}
+
+TEST_F(DaemonTest, NoServerAtAllAtStartIsUnavailable) {
+  server_.start();
+  const std::string closed = server_.base_url();  // a port nobody listens on once stopped
+  server_.stop();
+  config_.base_url = closed;
+  Daemon daemon(config_, kToken, [] { return std::make_unique<test::FakeEngine>(); });
+  EXPECT_EQ(daemon.run(), kExitUnavailable);
+}
+
+TEST_F(DaemonTest, ATokenRevokedWhileRunningStopsWithTheConfigurationCode) {
+  account(R"({"id":"zhbot","username":"ZhBot","title":"BOT"})");
+  server_.server().Get("/api/stream/event", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 401;
+    res.set_content(R"({"error":"No such token"})", "application/json");
+  });
+  EXPECT_EQ(run_daemon(), kExitConfig);
+}
+
+const char* kBotChallenge =
+    R"({"type":"challenge","challenge":{"id":"botChal3","url":"x","status":"created","challenger":{"id":"otherbot","name":"OtherBot","title":"BOT","rating":1900},"destUser":{"id":"zhbot","name":"ZhBot","title":"BOT"},"variant":{"key":"crazyhouse"},"rated":false,"speed":"blitz","timeControl":{"type":"clock","limit":180,"increment":2},"color":"random"},"compat":{"bot":true,"board":false}})";
+const char* kBotGameStart =
+    R"({"type":"gameStart","game":{"gameId":"botChal3","fullId":"botChal3abcd","color":"white","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","hasMoved":false,"isMyTurn":true,"lastMove":"","opponent":{"id":"otherbot","username":"OtherBot","rating":1900},"perf":"crazyhouse","rated":false,"secondsLeft":180,"source":"friend","speed":"blitz","variant":{"key":"crazyhouse","name":"Crazyhouse"},"compat":{"bot":true,"board":false}}})";
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Serves the event stream once with `lines`, records challenge answers, and stops the daemon
+// as soon as `answers_wanted` answers came in (or after 3 s).
+class BotCapTest : public DaemonTest {
+ protected:
+  std::vector<std::string> play(const std::string& lines, std::size_t answers_wanted) {
+    account(R"({"id":"zhbot","username":"ZhBot","title":"BOT"})");
+    std::mutex m;
+    std::vector<std::string> answers;
+    server_.server().Get("/api/stream/event", [&](const httplib::Request&, httplib::Response& res) {
+      res.set_content(++event_opens_ == 1 ? lines : std::string("\n"), "application/x-ndjson");
+    });
+    server_.server().Post(R"(/api/challenge/(\w+)/(accept|decline))",
+                          [&](const httplib::Request& req, httplib::Response& res) {
+                            std::lock_guard lock(m);
+                            answers.push_back(std::string(req.matches[1]) + " " +
+                                              std::string(req.matches[2]) + " " +
+                                              req.get_param_value("reason"));
+                            res.set_content(R"({"ok":true})", "application/json");
+                          });
+    EXPECT_EQ(run_daemon([&](Daemon& daemon) {
+                for (int i = 0; i < 300; ++i) {
+                  {
+                    std::lock_guard lock(m);
+                    if (answers.size() >= answers_wanted && event_opens_ >= 2) break;
+                  }
+                  std::this_thread::sleep_for(10ms);
+                }
+                daemon.request_immediate_exit();
+              }),
+              kExitOk);
+    std::lock_guard lock(m);
+    return answers;
+  }
+};
+
+TEST_F(BotCapTest, AStartedBotGameIsWrittenToTheStateFile) {
+  config_.challenge.max_bot_games_per_day = 5;
+  const auto before = unix_now();
+  const auto answers = play(std::string(kBotChallenge) + "\n" + kBotGameStart + "\n", 1);
+  EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 accept "}));
+  const PersistentState state = StateFile(config_.state_dir).load();
+  ASSERT_EQ(state.bot_game_starts.size(), 1u);
+  EXPECT_GE(state.bot_game_starts[0], before - 1);
+  EXPECT_LE(state.bot_game_starts[0], unix_now() + 1);
+}
+
+TEST_F(BotCapTest, BotGamesFromBeforeARestartCountAgainstTheDailyCap) {
+  config_.challenge.max_bot_games_per_day = 2;
+  // Two games today (one an hour ago, one just now) and one from the day before yesterday.
+  ASSERT_TRUE(StateFile(config_.state_dir)
+                  .save(PersistentState{{unix_now() - 50 * 3600, unix_now() - 3600, unix_now()}}));
+  const auto answers = play(std::string(kBotChallenge) + "\n", 1);
+  EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 decline later"}));
+  EXPECT_TRUE(logged("2 bot game(s) started in the last 24 h"));
+}
+
+TEST_F(BotCapTest, GamesOlderThanADayNoLongerCount) {
+  config_.challenge.max_bot_games_per_day = 1;
+  ASSERT_TRUE(StateFile(config_.state_dir).save(PersistentState{{unix_now() - 25 * 3600}}));
+  const auto answers = play(std::string(kBotChallenge) + "\n", 1);
+  EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 accept "}));
+}
+
+TEST_F(BotCapTest, ACorruptStateFileIsAWarningAndTheBotStillPlays) {
+  config_.challenge.max_bot_games_per_day = 1;
+  std::filesystem::create_directories(config_.state_dir);
+  std::ofstream(std::filesystem::path(config_.state_dir) / "state.json") << "{\"version\":1,[[[";
+  const auto answers = play(std::string(kBotChallenge) + "\n", 1);
+  EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 accept "}));
+  EXPECT_TRUE(logged("is unusable"));
 }
 
 }  // namespace
