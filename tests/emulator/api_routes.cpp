@@ -169,6 +169,28 @@ void add_api_routes(httplib::Server& svr, World& w) {
               body += line + "\n";
             res.set_content(body, "application/x-ndjson");
           }));
+  // What a BOT client reads besides the Bot API (world_public.cpp).
+  svr.Post("/api/token/test", guarded(w, "token_test", kNone, [&w](auto& req, auto& res, auto&) {
+             reply(res, w.token_test(req.body));
+           }));
+  svr.Get("/api/users/status", guarded(w, "users_status", kNone, [&w](auto& req, auto& res, auto&) {
+            reply(res, w.users_status(req.get_param_value("ids"),
+                                      trueish_param(req, "withGameIds").value_or(false)));
+          }));
+  svr.Get(R"(/api/user/([^/]+))", guarded(w, "user", kNone, [&w](auto& req, auto& res, auto&) {
+            reply(res, w.user_public(req.matches[1]));
+          }));
+  svr.Get(R"(/game/export/([^/]+))",
+          guarded(w, "game_export", kNone, [&w](auto& req, auto& res, auto&) {
+            // PGN unless the client asks for JSON (lichess reads the Accept header).
+            const bool json =
+                req.get_header_value("Accept").find("application/json") != std::string::npos;
+            reply(res, w.export_game(req.matches[1], json,
+                                     trueish_param(req, "pgnInJson").value_or(false)));
+          }));
+  svr.Get("/api/challenge", guarded(w, "challenge_list", kAuth, [&w](auto&, auto& res, auto&) {
+            reply(res, w.list_challenges());
+          }));
   svr.set_error_handler([&w](const Request& req, Response& res) {
     if (res.status == 404 && res.body.empty()) {
       res.set_content(R"({"error":"Not found."})", "application/json");

@@ -260,6 +260,37 @@ json account_json(const PlayerInfo& me, int games_played, std::int64_t created_a
   return j;
 }
 
+json game_export_json(const EmuGame& g, const std::vector<std::string>& san,
+                      std::int64_t last_move_at_ms) {
+  const auto& s = g.setup();
+  auto player = [](const PlayerInfo& p) {
+    json user = {{"id", p.id}, {"name", p.name}};
+    if (!p.title.empty()) user["title"] = p.title;
+    json j = {{"user", user}, {"rating", p.rating}};
+    if (p.provisional) j["provisional"] = true;
+    return j;
+  };
+  std::string moves;
+  for (const auto& m : san) moves += (moves.empty() ? "" : " ") + m;
+  json j = {{"id", s.id},
+            {"rated", s.rated},
+            {"variant", "crazyhouse"},
+            {"speed", s.speed},
+            {"perf", perf_key("crazyhouse", s.speed)},
+            {"createdAt", s.created_at_ms},
+            {"lastMoveAt", last_move_at_ms},
+            {"status", status_name(g.status())},
+            {"source", "friend"},
+            {"players", {{"white", player(s.white)}, {"black", player(s.black)}}},
+            {"moves", moves}};
+  if (g.winner()) j["winner"] = *g.winner() == kWhite ? "white" : "black";
+  if (s.has_clock)
+    j["clock"] = {{"initial", s.initial_ms / 1000},
+                  {"increment", s.increment_ms / 1000},
+                  {"totalTime", s.initial_ms / 1000 + 40 * s.increment_ms / 1000}};
+  return j;
+}
+
 json online_bot_json(const PlayerInfo& bot) {
   return {{"id", bot.id},
           {"username", bot.name},

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/emulator/challenge.h"
 #include "tests/emulator/emu_game.h"
@@ -23,6 +24,9 @@ nlohmann::json chat_line_json(const ChatLine& line);
 nlohmann::json opponent_gone_json(bool gone, int claim_win_in_seconds);
 // The account (UserExtended subset a bot reads): id, username, title, perfs, count, ...
 nlohmann::json account_json(const PlayerInfo& me, int games_played, std::int64_t created_at_ms);
+// GameJson for GET /game/export/{id}: `san` is the (possibly delayed) SAN move list.
+nlohmann::json game_export_json(const EmuGame& g, const std::vector<std::string>& san,
+                                std::int64_t last_move_at_ms);
 // A `User` line for GET /api/bot/online.
 nlohmann::json online_bot_json(const PlayerInfo& bot);
 

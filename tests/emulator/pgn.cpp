@@ -1,5 +1,6 @@
 #include "tests/emulator/pgn.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace zh::emulator {
@@ -29,7 +30,19 @@ std::string result_text(const EmuGame& game) {
   return *game.winner() == kWhite ? "1-0" : "0-1";
 }
 
-std::string game_pgn(const EmuGame& game, const std::string& date) {
+std::vector<std::string> san_moves(const EmuGame& game, int hidden_plies) {
+  std::vector<std::string> out;
+  Position pos = game.rules().start();
+  const auto& moves = game.rules().moves();
+  const int shown = std::max(0, int(moves.size()) - hidden_plies);
+  for (int i = 0; i < shown; ++i) {
+    out.push_back(to_san(pos, moves[i]));
+    pos.do_move(moves[i]);
+  }
+  return out;
+}
+
+std::string game_pgn(const EmuGame& game, const std::string& date, int hidden_plies) {
   const auto& s = game.setup();
   const std::string result = result_text(game);
   std::ostringstream out;
@@ -54,7 +67,6 @@ std::string game_pgn(const EmuGame& game, const std::string& date) {
   out << '\n';
 
   // Movetext wrapped at 80 columns, SAN from the project's notation code.
-  Position pos = game.rules().start();
   std::string line;
   auto emit = [&](const std::string& token) {
     if (!line.empty() && line.size() + 1 + token.size() > 80) {
@@ -65,10 +77,9 @@ std::string game_pgn(const EmuGame& game, const std::string& date) {
     line += token;
   };
   int ply = 0;
-  for (Move m : game.rules().moves()) {
+  for (const std::string& san : san_moves(game, hidden_plies)) {
     if (ply % 2 == 0) emit(std::to_string(ply / 2 + 1) + ".");
-    emit(to_san(pos, m));
-    pos.do_move(m);
+    emit(san);
     ++ply;
   }
   emit(result);

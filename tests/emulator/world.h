@@ -92,6 +92,19 @@ class World {
                             const std::multimap<std::string, std::string>& form);
   std::vector<std::string> online_bot_lines(int nb);
 
+  // --- the rest of what a BOT client reads (world_public.cpp) ---
+  // POST /api/token/test: for each comma-separated token, {userId, scopes, expires} or null.
+  ApiReply token_test(const std::string& body);
+  // GET /api/users/status: the known users among `ids` (comma-separated, at most 100).
+  ApiReply users_status(const std::string& ids, bool with_game_ids);
+  // GET /api/user/{username}: UserExtended; 404 for an unknown user.
+  ApiReply user_public(const std::string& username);
+  // GET /game/export/{id}: PGN, or GameJson when `as_json`; an ongoing game without its last
+  // 3 plies, as lichess delays them against cheating.
+  ApiReply export_game(const std::string& id, bool as_json, bool pgn_in_json);
+  // GET /api/challenge: the bot's pending challenges, {"in": [...], "out": [...]}.
+  ApiReply list_challenges();
+
   // --- admin API (throw std::invalid_argument for bad input) ---
   nlohmann::json admin_create_challenge(const nlohmann::json& spec);
   nlohmann::json admin_add_user(const nlohmann::json& spec);
@@ -134,6 +147,9 @@ class World {
   ApiReply error(int status, const std::string& text) const;
   ApiReply bot_game_or_error(const std::string& id, GameRecord*& rec);
   std::string new_id();
+  // The bot, a simulated user or a player of a game, by id (any case).
+  std::optional<PlayerInfo> find_user(const std::string& id) const;
+  bool user_playing(const std::string& id) const;
   void emit_event(const nlohmann::json& event);
   void emit_game(GameRecord& rec, const nlohmann::json& line);
   // Sends the new gameState, ends the game's streams when it is over, wakes drivers.
