@@ -70,8 +70,9 @@ TEST_F(E2eToken, TheRunningDaemonKeepsTheTokenOutOfCmdlineEnvironAndCoreDumps) {
   // root only; unreadable counts as not exposed.)
   const std::string environ = read_text(proc / "environ");
   EXPECT_EQ(environ.find(kToken), std::string::npos) << "the token is still in the environment";
-  if (!environ.empty())
+  if (!environ.empty()) {
     EXPECT_NE(environ.find("OPENBLAS_NUM_THREADS=1"), std::string::npos) << "not the environ";
+  }
   // No core file can be written, whatever the system's core_pattern.
   const std::string limits = read_text(proc / "limits");
   const auto core = limits.find("Max core file size");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 #include "bot/logging/log_setup.h"
 
@@ -71,11 +72,16 @@ TEST_F(StateFileTest, AMissingFileIsAFreshStartWithoutAWarning) {
 }
 
 TEST_F(StateFileTest, ACorruptFileIsAWarningAndAFreshStartAndIsKeptAside) {
-  for (const std::string bad :
-       {"{\"version\":1,\"bot_game_starts\":[1,2", "", "[]", "{\"version\":2}",
-        "{\"version\":1,\"bot_game_starts\":[\"yesterday\"]}",
-        "{\"version\":1,\"bot_game_starts\":[-5]}", "{\"version\":1,\"bot_game_starts\":7}",
-        std::string("\0\xff\xfe", 3)}) {
+  for (const std::string& bad : std::vector<std::string>{
+           "{\"version\":1,\"bot_game_starts\":[1,2", "", "[]", "{\"version\":2}",
+           "{\"version\":1,\"bot_game_starts\":[\"yesterday\"]}",
+           "{\"version\":1,\"bot_game_starts\":[-5]}", "{\"version\":1,\"bot_game_starts\":7}",
+           std::string("\0\xff\xfe", 3)}) {
+    {
+      std::lock_guard lock(mutex_);
+      log_.clear();
+    }
+    fs::remove(dir_ / "state.json.corrupt");
     write(bad);
     StateFile file(dir_);
     EXPECT_EQ(file.load(), PersistentState{}) << bad;
