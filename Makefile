@@ -4,7 +4,8 @@ BUILD_TYPE ?= RelWithDebInfo
 ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak clean
+.PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak fuzz \
+	fuzz-build ci-fuzz clean
 
 deps:
 	@bash deploy/install-deps.sh
@@ -59,5 +60,24 @@ GAMES ?= 50
 soak: build
 	$(BUILD_DIR)/tests/e2e/e2e-soak --games $(GAMES) --dir $(BUILD_DIR)/soak-run
 
+# Fuzzing (clang libFuzzer, ASan+UBSan; tests/fuzz): every parser of untrusted input for
+# FUZZ_SECONDS each, one after the other. Its own build tree: everything is instrumented
+# (warnings are not errors there: -Werror is tuned for g++).
+FUZZ_DIR ?= build/fuzz
+FUZZ_SECONDS ?= 60
+$(FUZZ_DIR)/build.ninja:
+	CXX=clang++ cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DZH_FUZZ=ON -DZH_BUILD_TESTS=OFF -DZH_WITH_TORCH=OFF -DZH_WERROR=OFF
+
+fuzz-build: deps $(FUZZ_DIR)/build.ninja
+	cmake --build $(FUZZ_DIR) --target fuzz_targets
+
+fuzz: fuzz-build
+	bash tools/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+# CI: each target for 20 s (about 3 minutes with the build's cache warm).
+ci-fuzz:
+	$(MAKE) fuzz FUZZ_SECONDS=20
+
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(FUZZ_DIR)

@@ -12,8 +12,11 @@ packages=(
   # bot: HTTP, JSON, logging, config, CLI, systemd notify
   libcurl4-openssl-dev ca-certificates nlohmann-json3-dev libspdlog-dev libfmt-dev
   libyaml-cpp-dev libcli11-dev libsystemd-dev
-  # tests and benchmarks: emulator HTTP server, unit tests, benchmarks, reference engine
-  libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish
+  # tests and benchmarks: emulator HTTP server, unit tests, benchmarks, reference engine,
+  # systemd-analyze for the unit's hardening check
+  libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish systemd
+  # fuzzing (make fuzz): clang, libFuzzer and the sanitizer runtimes, llvm-symbolizer
+  clang libclang-rt-14-dev llvm
   # scripts
   python3 procps curl
 )

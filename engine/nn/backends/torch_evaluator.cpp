@@ -10,7 +10,6 @@
 #include <cmath>
 #include <filesystem>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "engine/log.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/model_path.h"
+#include "engine/nn/model_metadata.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/priors.h"
 
@@ -148,19 +148,6 @@ int64_t first_conv_planes(const torch::jit::Module& module) {
   return -1;
 }
 
-std::string metadata_version(const nlohmann::json& meta) {
-  const auto it = meta.find("input_version");
-  if (it == meta.end()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number()) {
-    std::ostringstream out;
-    out << it->get<double>();
-    std::string s = out.str();
-    return s.find('.') == std::string::npos ? s + ".0" : s;
-  }
-  return it->dump();
-}
-
 }  // namespace
 
 struct TorchEvaluator::Impl {
@@ -244,17 +231,11 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   }
   m.info.metadata = extra["zhbot.json"];
   if (!m.info.metadata.empty()) {
-    nlohmann::json meta;
     try {
-      meta = nlohmann::json::parse(m.info.metadata);
-    } catch (const std::exception& e) {
-      throw model_error(path, std::string("has unreadable zhbot.json metadata: ") + e.what());
+      parse_model_metadata(m.info.metadata);
+    } catch (const ModelMetadataError& e) {
+      throw model_error(path, e.what());
     }
-    if (!meta.is_object()) throw model_error(path, "zhbot.json metadata is not a JSON object");
-    const std::string version = metadata_version(meta);
-    if (!version.empty() && version != kInputVersion && version != "1")
-      throw model_error(path, "declares input version " + version + "; zhbot encodes input " +
-                                  "version " + kInputVersion + " (34 planes) only");
   }
 
   m.module.eval();

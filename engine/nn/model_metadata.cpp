@@ -1,0 +1,45 @@
+#include "engine/nn/model_metadata.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "engine/nn/encoder.h"
+
+namespace zh {
+
+namespace {
+
+// "1.0", 1.0 and 1 all mean input version 1.0; other JSON is shown as written.
+std::string metadata_version(const nlohmann::json& meta) {
+  const auto it = meta.find("input_version");
+  if (it == meta.end()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number()) {
+    std::ostringstream out;
+    out << it->get<double>();
+    std::string s = out.str();
+    return s.find('.') == std::string::npos ? s + ".0" : s;
+  }
+  return it->dump();
+}
+
+}  // namespace
+
+ModelMetadata parse_model_metadata(std::string_view text) {
+  nlohmann::json meta;
+  try {
+    meta = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw ModelMetadataError(std::string("has unreadable zhbot.json metadata: ") + e.what());
+  }
+  if (!meta.is_object()) throw ModelMetadataError("zhbot.json metadata is not a JSON object");
+  ModelMetadata out;
+  out.input_version = metadata_version(meta);
+  const std::string& version = out.input_version;
+  if (!version.empty() && version != kInputVersion && version != "1")
+    throw ModelMetadataError("declares input version " + version + "; zhbot encodes input " +
+                             "version " + kInputVersion + " (34 planes) only");
+  return out;
+}
+
+}  // namespace zh

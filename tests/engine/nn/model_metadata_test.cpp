@@ -1,0 +1,37 @@
+#include "engine/nn/model_metadata.h"
+
+#include <gtest/gtest.h>
+
+namespace zh {
+namespace {
+
+std::string error_of(std::string_view text) {
+  try {
+    parse_model_metadata(text);
+  } catch (const ModelMetadataError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ModelMetadata, AcceptsTheVersionZhbotEncodesInEveryWrittenForm) {
+  EXPECT_EQ(
+      parse_model_metadata(R"({"input_version":"1.0","architecture":"resnet"})").input_version,
+      "1.0");
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":1.0})").input_version, "1.0");
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":1})").input_version, "1.0");
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":"1"})").input_version, "1");
+  EXPECT_EQ(parse_model_metadata(R"({"training":{"steps":3}})").input_version, "");
+}
+
+TEST(ModelMetadata, RefusesOtherVersionsAndWhatIsNotAnObject) {
+  EXPECT_NE(error_of(R"({"input_version":"3.0"})").find("input version 3.0"), std::string::npos);
+  EXPECT_NE(error_of(R"({"input_version":2.5})").find("input version 2.5"), std::string::npos);
+  EXPECT_NE(error_of(R"({"input_version":[1]})").find("input version [1]"), std::string::npos);
+  EXPECT_NE(error_of("[1,2]").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(error_of("{\"input_version\":").find("unreadable zhbot.json"), std::string::npos);
+  EXPECT_NE(error_of("").find("unreadable zhbot.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace zh
