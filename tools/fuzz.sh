@@ -11,7 +11,8 @@ shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(fuzz_events fuzz_fen fuzz_move_text fuzz_config fuzz_model_metadata fuzz_state_file)
+  targets=(fuzz_events fuzz_fen fuzz_move_text fuzz_config fuzz_model_metadata fuzz_state_file
+    fuzz_training_record)
 fi
 failed=0
 summary=()
