@@ -1,5 +1,6 @@
 #include "bot/lichess/events.h"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "engine/util/strings.h"
@@ -20,15 +21,27 @@ bool boolean(const json& j, const char* key, bool fallback = false) {
   return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
 }
 
+// A number that does not fit is treated as absent: converting it would be undefined (a float
+// beyond the int64 range, found by fuzzing) or would wrap into nonsense.
 std::optional<std::int64_t> int64(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
+  if (it->is_number_unsigned() &&
+      it->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+    return std::nullopt;
+  if (it->is_number_float()) {
+    const double d = it->get<double>();
+    // 2^63 is exactly representable; every double below it (and >= -2^63) converts.
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return std::nullopt;
+    return std::int64_t(d);
+  }
   return it->get<std::int64_t>();
 }
 
 std::optional<int> integer(const json& j, const char* key) {
   auto v = int64(j, key);
-  if (!v) return std::nullopt;
+  if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max())
+    return std::nullopt;
   return int(*v);
 }
 

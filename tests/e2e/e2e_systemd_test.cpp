@@ -116,7 +116,9 @@ TEST_F(E2eSystemd, ReadyAfterTheStreamConnectsThenWatchdogAtHalfTheIntervalThenS
   const int before = notify.count("WATCHDOG=1");
   std::this_thread::sleep_for(3s);
   const int pings = notify.count("WATCHDOG=1") - before;
-  EXPECT_GE(pings, 4) << "expected about 6 WATCHDOG=1 in 3 s";
+  // About 5 (every 0.5-0.7 s: the main loop turns every 200 ms); fewer on a loaded machine, but
+  // never fewer than a 1 s watchdog needs.
+  EXPECT_GE(pings, 3) << "expected about 5 WATCHDOG=1 in 3 s";
   EXPECT_LE(pings, 9) << "the watchdog is fed far more often than half its interval";
   std::optional<Clock::time_point> last;
   for (const auto& l : notify.lines()) {

@@ -118,6 +118,33 @@ TEST(Events, GarbageUnknownAndWrongTypedLinesAreErrorsNotCrashes) {
   EXPECT_FALSE(parse_game_event("{\"type\":\"gameState\",\"moves\":5,\"status\":\"x\"}", error));
 }
 
+// Found by fuzz_events: a float beyond the int64 range made the conversion undefined. Numbers
+// that do not fit their field now count as absent.
+TEST(Events, NumbersThatDoNotFitTheirFieldCountAsAbsent) {
+  std::string error;
+  auto s = parse_game_event(
+      R"({"type":"gameState","moves":"e2e4","wtime":8.36667e+115,"btime":-1e300,"winc":1500.7,)"
+      R"("binc":18446744073709551615,"status":"started"})",
+      error);
+  ASSERT_TRUE(s) << error;
+  const auto& state = std::get<GameState>(*s);
+  EXPECT_EQ(state.wtime_ms, 0);
+  EXPECT_EQ(state.btime_ms, 0);
+  EXPECT_EQ(state.winc_ms, 1500);  // a float in range is truncated, as before
+  EXPECT_EQ(state.binc_ms, 0);
+  auto c = parse_event(
+      R"({"type":"challenge","challenge":{"id":"abcdefgh","status":"created",)"
+      R"("challenger":{"id":"a","name":"A","rating":1e12},"destUser":{"id":"z","name":"Z"},)"
+      R"("variant":{"key":"crazyhouse"},"rated":false,"speed":"blitz",)"
+      R"("timeControl":{"type":"clock","limit":4294967297,"increment":2},"color":"random"}})",
+      error);
+  ASSERT_TRUE(c) << error;
+  const auto& challenge = std::get<ChallengeEvent>(*c).challenge;
+  EXPECT_FALSE(challenge.challenger.rating.has_value());
+  EXPECT_EQ(challenge.time_control.limit_s, 0);
+  EXPECT_EQ(challenge.time_control.increment_s, 2);
+}
+
 TEST(Events, FinishedStatusesAndDrawOffers) {
   std::string error;
   auto s = parse_game_event(
