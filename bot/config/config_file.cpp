@@ -45,6 +45,17 @@ std::string scalar_text(const YAML::Node& value, const std::string& key, std::st
   throw ConfigError(where(source, value) + ": " + key + ": expected a value, found a section");
 }
 
+// A section or option name. YAML allows lists and maps as keys ("? [a, b]"); converting one to
+// text throws yaml-cpp's own exception (found by fuzz_config), so it is refused here.
+std::string key_text(const YAML::Node& key, std::string_view source) {
+  if (!key.IsScalar())
+    throw ConfigError(where(source, key) + ": expected a plain name as key, found a " +
+                      (key.IsNull()       ? "null"
+                       : key.IsSequence() ? "list"
+                                          : "section"));
+  return key.Scalar();
+}
+
 std::vector<std::string> groups_of(const Options& options) {
   std::vector<std::string> groups;
   for (const auto& o : options.all())
@@ -95,7 +106,7 @@ void apply_config_text(std::string_view yaml, std::string_view source, Options& 
                       ") at the top level");
   const auto groups = groups_of(options);
   for (const auto& section : root) {
-    const std::string group = section.first.as<std::string>();
+    const std::string group = key_text(section.first, source);
     if (is_token_key(group)) refuse_token(source, section.first);
     if (std::find(groups.begin(), groups.end(), group) == groups.end())
       throw ConfigError(where(source, section.first) + ": unknown section '" + group +
@@ -105,7 +116,7 @@ void apply_config_text(std::string_view yaml, std::string_view source, Options& 
       throw ConfigError(where(source, section.second) + ": section '" + group +
                         "' must hold key: value lines");
     for (const auto& entry : section.second) {
-      const std::string key = entry.first.as<std::string>();
+      const std::string key = key_text(entry.first, source);
       const std::string full = group + "." + key;
       if (is_token_key(key)) refuse_token(source, entry.first);
       const Option* option = options.find(key);

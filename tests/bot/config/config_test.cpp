@@ -115,6 +115,19 @@ TEST(Config, UnknownKeysAndSectionsAreRejectedWithTheAllowedOnes) {
   EXPECT_NE(e.find("not valid YAML"), std::string::npos) << e;
 }
 
+// Found by fuzz_config: a list or map used as a key ("? [a]") threw yaml-cpp's own exception,
+// which the daemon reported without the file and exited with 1 instead of the config code.
+TEST(Config, KeysThatAreListsSectionsOrNullAreAConfigErrorWithTheLine) {
+  for (const char* yaml : {"? [lichess, game]\n: 1\n", "search:\n  ? {q_factor: 1}\n  : 2\n",
+                           "search:\n  ~: 3\n", "search:\n  ? [q_factor]\n  : 0.5\n"}) {
+    Options o = declared();
+    EXPECT_THROW(apply_config_text(yaml, "test.yaml", o), ConfigError) << yaml;
+  }
+  const std::string e = error_of("search:\n  ? [q_factor]\n  : 0.5\n");
+  EXPECT_NE(e.find("test.yaml:2: expected a plain name as key, found a list"), std::string::npos)
+      << e;
+}
+
 TEST(Config, TheTokenIsNeverReadFromTheFileNorEchoed) {
   for (const char* yaml :
        {"token: lip_FileSecret123\n", "lichess:\n  token: lip_FileSecret123\n"}) {
