@@ -115,7 +115,10 @@ std::vector<Record> parse_shard(std::span<const std::uint8_t> bytes, const std::
                       " records after the count in the header (offset " +
                       std::to_string(sizeof header + header.record_count * sizeof(Record)) + ")");
   std::vector<Record> records(header.record_count);
-  std::memcpy(records.data(), bytes.data() + sizeof header, records.size() * sizeof(Record));
+  // An empty vector's data() may be null, and memcpy from/to null is undefined even for 0 bytes
+  // (found by fuzz_training_record).
+  if (!records.empty())
+    std::memcpy(records.data(), bytes.data() + sizeof header, records.size() * sizeof(Record));
   for (std::size_t i = 0; i < records.size(); ++i) {
     const Record& r = records[i];
     if (r.pv_count < 1 || r.pv_count > kPolicySlots)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -104,6 +105,15 @@ TEST(ShardIo, CorruptFilesGiveErrorsNamingFileAndOffset) {
   bad_slots[kHeaderSize + offsetof(Record, pv_count)] = 9;
   EXPECT_NE(message(bad_slots).find("record 0"), std::string::npos) << message(bad_slots);
   EXPECT_NE(message(bad_slots).find("shard.zhrec"), std::string::npos);
+}
+
+// Found by fuzz_training_record: a header that counts no records made parse_shard call memcpy
+// with a null destination (undefined behaviour, reported by UBSan in the asan build).
+TEST(ShardIo, AHeaderWithoutRecordsIsAnEmptyShard) {
+  const ShardHeader header = make_header(0, 0.0f);
+  std::vector<std::uint8_t> bytes(sizeof header);
+  std::memcpy(bytes.data(), &header, sizeof header);
+  EXPECT_TRUE(parse_shard(bytes, "empty.zhrec").empty());
 }
 
 }  // namespace
