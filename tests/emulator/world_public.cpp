@@ -2,9 +2,8 @@
 // public data, game export and the challenge list (lichess-api/doc/specs: tags/oauth,
 // tags/users, tags/games, tags/challenges).
 #include <algorithm>
-#include <cctype>
-#include <sstream>
 
+#include "engine/util/strings.h"
 #include "tests/emulator/json_views.h"
 #include "tests/emulator/pgn.h"
 #include "tests/emulator/world.h"
@@ -18,22 +17,6 @@ namespace {
 constexpr int kMaxTokens = 1000;      // per POST /api/token/test
 constexpr int kMaxStatusIds = 100;    // per GET /api/users/status
 constexpr int kExportDelayPlies = 3;  // ongoing games are exported 3 plies behind
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    const auto first = item.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) continue;
-    out.push_back(item.substr(first, item.find_last_not_of(" \t\r\n") - first + 1));
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -62,7 +45,7 @@ bool World::user_playing(const std::string& id) const {
 }
 
 ApiReply World::token_test(const std::string& body) {
-  const std::vector<std::string> tokens = split_commas(body);
+  const std::vector<std::string> tokens = split_list(body);
   if (tokens.empty()) return error(400, "No tokens given");
   if (int(tokens.size()) > kMaxTokens) return error(400, "Too many tokens (at most 1000)");
   std::lock_guard lock(mu_);
@@ -77,7 +60,7 @@ ApiReply World::token_test(const std::string& body) {
 }
 
 ApiReply World::users_status(const std::string& ids, bool with_game_ids) {
-  const std::vector<std::string> wanted = split_commas(ids);
+  const std::vector<std::string> wanted = split_list(ids);
   if (wanted.empty()) return error(400, "ids: required");
   if (int(wanted.size()) > kMaxStatusIds)
     return error(400, "Too many ids: 101, expected up to 100");
