@@ -4,8 +4,11 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "bot/lichess/events.h"
 #include "engine/chess/notation.h"
@@ -33,18 +36,21 @@ std::string clock_text(std::int64_t ms) {
   return buf;
 }
 
+// Built with fmt rather than `"#" + std::to_string(...)`: GCC 12 at -O3 reports a spurious
+// -Wrestrict inside std::string's operator+ when it is inlined here (issue 9).
 std::string eval_text(const PgnMoveNote& n) {
-  if (n.eval_mate) return "#" + std::to_string(*n.eval_mate);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", *n.eval_cp / 100.0);
-  return buf;
+  if (n.eval_mate) return fmt::format("#{}", *n.eval_mate);
+  return fmt::format("{:.2f}", *n.eval_cp / 100.0);
 }
 
 std::string comment(const PgnMoveNote& n) {
   std::string c;
-  if (n.eval_cp || n.eval_mate) c += "[%eval " + eval_text(n) + "]";
-  if (n.clock_ms) c += std::string(c.empty() ? "" : " ") + "[%clk " + clock_text(*n.clock_ms) + "]";
-  return c.empty() ? c : "{ " + c + " }";
+  if (n.eval_cp || n.eval_mate) fmt::format_to(std::back_inserter(c), "[%eval {}]", eval_text(n));
+  if (n.clock_ms) {
+    if (!c.empty()) c += ' ';
+    fmt::format_to(std::back_inserter(c), "[%clk {}]", clock_text(*n.clock_ms));
+  }
+  return c.empty() ? c : fmt::format("{{ {} }}", c);
 }
 
 // Move text wrapped at 80 columns, as PGN export format asks.

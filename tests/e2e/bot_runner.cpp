@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "tests/e2e/emulator.h"
+#include "tests/support/test_paths.h"
 
 namespace zh::e2e {
 
@@ -63,7 +64,8 @@ BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name
   env["LICHESS_BOT_TOKEN"] = token;
   env["OPENBLAS_NUM_THREADS"] = "1";
   process_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{ZH_ZHBOT_BIN, "run", "--config", config.string()}, log_, env);
+      std::vector<std::string>{zh::test::zhbot_bin(), "run", "--config", config.string()}, log_,
+      env);
 }
 
 int BotProcess::log_count(const std::string& needle) const {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tests/e2e/e2e_fixture.h"
+#include "tests/support/test_paths.h"
 
 namespace zh::e2e {
 namespace {
@@ -47,7 +48,7 @@ TEST_F(E2eToken, TheTokenIsNotInTraceLogsJsonLogsErrorsPgnsOrCheckConfig) {
 
   // check-config with the token in the environment prints the configuration, not the token.
   const auto out = dir_ / "check-config.log";
-  ChildProcess check({ZH_ZHBOT_BIN, "check-config", "--config", (dir_ / "zhbot.yaml").string()},
+  ChildProcess check({zh::test::zhbot_bin(), "check-config", "--config", (dir_ / "zhbot.yaml").string()},
                      out, {{"LICHESS_BOT_TOKEN", kToken}});
   const auto status = check.wait_exit(20s);
   ASSERT_TRUE(status.has_value());

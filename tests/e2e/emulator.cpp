@@ -1,4 +1,5 @@
 #include "tests/e2e/emulator.h"
+#include "tests/support/test_paths.h"
 
 #include <httplib.h>
 
@@ -21,7 +22,7 @@ Emulator::Emulator(const std::filesystem::path& dir, std::vector<std::string> ex
     : port_file_(dir / "emulator.port") {
   std::filesystem::remove(port_file_);
   std::vector<std::string> argv = {
-      ZH_EMULATOR_BIN,  "--port", "0",       "--port-file", port_file_.string(),
+      zh::test::emulator_bin(),  "--port", "0",       "--port-file", port_file_.string(),
       "--heartbeat-ms", "200",    "--token", kToken,        "--log-requests"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   process_ = std::make_unique<ChildProcess>(argv, dir / "emulator.log");

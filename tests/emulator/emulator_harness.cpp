@@ -12,6 +12,7 @@
 
 #include "engine/chess/game.h"
 #include "engine/chess/notation.h"
+#include "tests/support/test_paths.h"
 
 extern char** environ;
 
@@ -32,14 +33,14 @@ EmulatorProcess::EmulatorProcess(std::vector<std::string> args) {
   close(fd);
   unlink(tmpl);
   port_file_ = tmpl;
-  std::vector<std::string> argv_s = {ZH_EMULATOR_BIN, "--port",         "0",  "--port-file",
+  std::vector<std::string> argv_s = {zh::test::emulator_bin(), "--port",         "0",  "--port-file",
                                      port_file_,      "--heartbeat-ms", "200"};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   if (posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error(std::string("cannot start ") + ZH_EMULATOR_BIN);
+    throw std::runtime_error("cannot start " + zh::test::emulator_bin());
   for (int i = 0; i < 500 && port_ == 0; ++i) {
     std::ifstream in(port_file_);
     if (!(in >> port_)) port_ = 0;

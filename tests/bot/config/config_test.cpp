@@ -11,6 +11,7 @@
 #include "bot/config/load_config.h"
 #include "bot/config/token.h"
 #include "bot/lichess/redact.h"
+#include "tests/support/test_paths.h"
 
 namespace zh::bot {
 namespace {
@@ -151,7 +152,7 @@ TEST(Config, RenderedConfigLoadsBackToTheSameValues) {
 
 TEST(Config, TheShippedConfigFileHoldsEveryOptionAtItsDefault) {
   const std::filesystem::path file =
-      std::filesystem::path(ZH_TEST_DATA_DIR) / ".." / ".." / "config" / "zhbot.yaml";
+      std::filesystem::path(zh::test::data_dir()) / ".." / ".." / "config" / "zhbot.yaml";
   std::ifstream in(file);
   ASSERT_TRUE(in.good()) << file;
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

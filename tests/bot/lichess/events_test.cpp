@@ -1,4 +1,5 @@
 #include "bot/lichess/events.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,7 @@ namespace zh::bot {
 namespace {
 
 std::vector<std::string> read_lines(const std::string& name) {
-  std::ifstream in(std::string(ZH_TEST_DATA_DIR) + "/lichess/" + name);
+  std::ifstream in(zh::test::data_dir() + "/lichess/" + name);
   EXPECT_TRUE(in.good()) << name;
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);)

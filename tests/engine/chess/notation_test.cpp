@@ -1,4 +1,5 @@
 #include "engine/chess/notation.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,7 @@ namespace zh {
 namespace {
 
 std::vector<std::string> perft_fens() {
-  std::ifstream in(std::string(ZH_TEST_DATA_DIR) + "/zh-perft.epd");
+  std::ifstream in(zh::test::data_dir() + "/zh-perft.epd");
   std::vector<std::string> fens;
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#') fens.push_back(line.substr(0, line.find(" ;")));

@@ -1,6 +1,7 @@
 // Perft against the reference vectors (tests/data/zh-perft.epd): every position to the deepest
 // depth whose count is at most about 5 million.
 #include "engine/chess/perft.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@ struct PerftCase {
 };
 
 std::vector<PerftCase> load_cases() {
-  std::ifstream in(std::string(ZH_TEST_DATA_DIR) + "/zh-perft.epd");
+  std::ifstream in(zh::test::data_dir() + "/zh-perft.epd");
   std::vector<PerftCase> cases;
   std::string line;
   while (std::getline(in, line)) {

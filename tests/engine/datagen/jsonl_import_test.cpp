@@ -9,12 +9,13 @@
 #include "engine/chess/notation.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/policy_map.h"
+#include "tests/support/test_paths.h"
 
 namespace zh::datagen {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kSample = fs::path(ZH_TEST_DATA_DIR) / "datagen" / "sample.jsonl";
+const fs::path kSample = fs::path(zh::test::data_dir()) / "datagen" / "sample.jsonl";
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir =

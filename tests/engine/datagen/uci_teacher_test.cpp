@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "engine/chess/notation.h"
+#include "tests/support/test_paths.h"
 
 namespace zh::datagen {
 namespace {
@@ -17,7 +18,7 @@ namespace fs = std::filesystem;
 std::string fake_teacher(const std::string& mode) {
   const fs::path script =
       fs::temp_directory_path() / ("zh-fake-uci-" + mode + "-" + std::to_string(getpid()) + ".sh");
-  std::ofstream(script) << "#!/bin/sh\nexec python3 '" << ZH_TEST_DATA_DIR
+  std::ofstream(script) << "#!/bin/sh\nexec python3 '" << zh::test::data_dir()
                         << "/datagen/fake_uci.py' " << mode << "\n";
   fs::permissions(script, fs::perms::owner_all);
   return script.string();

@@ -6,10 +6,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/support/test_paths.h"
+
 namespace zh::test {
 
 inline std::string nn_data_path(const std::string& name) {
-  return std::string(ZH_TEST_DATA_DIR) + "/nn/" + name;
+  return zh::test::data_dir() + "/nn/" + name;
 }
 
 // tests/data/nn/reference.json, written by tests/data/nn/make_test_data.py.

@@ -22,6 +22,7 @@
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
 #include "nn_test_util.h"
+#include "tests/support/test_paths.h"
 
 namespace zh {
 namespace {
@@ -219,7 +220,7 @@ TEST(TorchEvaluatorErrorsTest, MissingOrEmptyPath) {
   expect_error(config, {"does_not_exist.pt", "does not exist"});
   config.model_path = "";
   expect_error(config, {"needs a model file"});
-  config.model_path = std::string(ZH_TEST_DATA_DIR);
+  config.model_path = zh::test::data_dir();
   expect_error(config, {"is not a file"});
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/chess/notation.h"
+#include "tests/support/test_paths.h"
 
 namespace zh {
 namespace {
@@ -35,7 +36,7 @@ TEST(Expansion, CheckEnhancementEq12HandComputed) {
 // The fast check test must agree with playing the move, on every legal move of every
 // perft position (drops, promotions, castling, en passant, discovered checks).
 TEST(Expansion, CheckDetectorAgreesWithDoMove) {
-  std::ifstream in(std::string(ZH_TEST_DATA_DIR) + "/zh-perft.epd");
+  std::ifstream in(zh::test::data_dir() + "/zh-perft.epd");
   ASSERT_TRUE(in) << "missing tests/data/zh-perft.epd";
   int positions = 0, checks = 0;
   for (std::string line; std::getline(in, line);) {
