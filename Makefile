@@ -1,17 +1,17 @@
-# The front door. `make test` is what CI runs (.ci/run).
+# The front door. `make test` is the quick developer loop; CI (.ci/run) runs it, then `make ci`.
 BUILD_DIR ?= build/default
 BUILD_TYPE ?= RelWithDebInfo
 ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak fuzz \
-	fuzz-build ci-fuzz clean
+	fuzz-build clean ci ci-release ci-asan ci-tsan ci-fuzz
 
 deps:
 	@bash deploy/install-deps.sh
 
 $(BUILD_DIR)/build.ninja:
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DZH_WERROR=ON
 
 configure: deps $(BUILD_DIR)/build.ninja
 
@@ -78,6 +78,45 @@ fuzz: fuzz-build
 # CI: each target for 20 s (about 3 minutes with the build's cache warm).
 ci-fuzz:
 	$(MAKE) fuzz FUZZ_SECONDS=20
+
+# ---- CI matrix: the configurations the README tells people to use (CMakePresets.json) ----
+# One target per configuration, run in this order. To add one: write its ci-<name> target
+# below (configure its preset, build only the targets it needs, run its checks) and name it here.
+ci: ci-release ci-asan ci-tsan
+
+# Every core of the CI machine; make CI_JOBS=2 on a shared one.
+CI_JOBS ?= $(shell nproc)
+# Builds one preset's targets: $(call ci_build,<preset>,<targets; empty: the preset's own>).
+ci_build = cmake --build --preset $(1) -j $(CI_JOBS) $(if $(2),--target $(2))
+
+# What systemd and Docker ship: all targets at -O3, warnings as errors here (the operator's own
+# build of the same preset keeps them warnings), then the release binary's own checks.
+RELEASE_ZHBOT := build/release/bot/zhbot
+ci-release: deps
+	cmake --preset release -DZH_WERROR=ON
+	$(call ci_build,release,all)
+	$(RELEASE_ZHBOT) --version
+	$(RELEASE_ZHBOT) perft --bench
+	$(RELEASE_ZHBOT) bench > build/release/bench.txt; status=$$?; cat build/release/bench.txt; \
+	  exit $$status
+	@grep -Eq '^Signature: [0-9a-f]{16}$$' build/release/bench.txt \
+	  || { echo "ci-release: zhbot bench printed no signature" >&2; exit 1; }
+
+# ASan + UBSan over the unit and integration suites. Any finding fails: the test that hits it
+# aborts, and tools/sanitizer_reports.sh fails on reports the programs the tests start wrote
+# (the sanitizer options and the report folder are in the asan test preset).
+ci-asan: deps
+	cmake --preset asan
+	$(call ci_build,asan)
+	bash tools/sanitizer_reports.sh build/asan/sanitizer-reports \
+	  ctest --preset asan -j $(CI_JOBS)
+
+# TSan over every suite that runs threads (ctest label `tsan`).
+ci-tsan: deps
+	cmake --preset tsan
+	$(call ci_build,tsan)
+	bash tools/sanitizer_reports.sh build/tsan/sanitizer-reports \
+	  ctest --preset tsan -j $(CI_JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR)

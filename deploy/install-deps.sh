@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  g++ cmake ninja-build make pkg-config git
+  g++ cmake ninja-build make pkg-config git ccache
   # engine: LibTorch (CPU) and a fast BLAS for it
   libtorch-dev libopenblas0 python3-torch
   # bot: HTTP, JSON, logging, config, CLI, systemd notify
