@@ -1,15 +1,27 @@
 #include "tests/emulator/emu_game.h"
 
 #include <algorithm>
-#include <regex>
+#include <string_view>
 
 namespace zh::emulator {
 namespace {
 
-// Lichess's UCI grammar: a board move with optional promotion, or an upper-case drop.
+bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+bool is_rank(char c) { return c >= '1' && c <= '8'; }
+bool is_square(std::string_view s) { return s.size() == 2 && is_file(s[0]) && is_rank(s[1]); }
+
+// Lichess's UCI grammar: a board move with optional promotion (e2e4, e7e8q), or an upper-case
+// drop (P@e4). Spelled out rather than a std::regex: GCC 12's <regex> trips a false
+// -Wmaybe-uninitialized under the sanitizers' instrumentation (asan preset, -Werror).
 bool looks_like_uci(std::string_view text) {
-  static const std::regex kUci("^([a-h][1-8][a-h][1-8][qrbnk]?|[PNBRQ]@[a-h][1-8])$");
-  return std::regex_match(text.begin(), text.end(), kUci);
+  const bool is_drop = text.size() == 4 && text[1] == '@' &&
+                       std::string_view("PNBRQ").find(text[0]) != std::string_view::npos;
+  if (is_drop) return is_square(text.substr(2));
+  if (text.size() == 5 && std::string_view("qrbnk").find(text[4]) == std::string_view::npos) {
+    return false;
+  }
+  return (text.size() == 4 || text.size() == 5) && is_square(text.substr(0, 2)) &&
+         is_square(text.substr(2, 2));
 }
 
 }  // namespace
