@@ -102,9 +102,9 @@ ci-release: deps
 	@grep -Eq '^Signature: [0-9a-f]{16}$$' build/release/bench.txt \
 	  || { echo "ci-release: zhbot bench printed no signature" >&2; exit 1; }
 
-# ASan + UBSan over the unit and integration suites. Any finding fails: the test that hits it
-# aborts, and tools/sanitizer_reports.sh fails on reports the programs the tests start wrote
-# (the sanitizer options and the report folder are in the asan test preset).
+# ASan + UBSan over the unit and integration suites. Any finding fails: the process that hits it
+# stops (halt_on_error, -fno-sanitize-recover), and tools/sanitizer_reports.sh also fails on the
+# reports that programs started by the tests wrote (options and report folder: the test preset).
 ci-asan: deps
 	cmake --preset asan
 	$(call ci_build,asan)

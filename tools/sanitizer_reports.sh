@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs a test command of a sanitizer preset, then fails if any sanitizer report was written.
 # Usage: tools/sanitizer_reports.sh REPORT_DIR COMMAND...
-# The asan and tsan test presets send every report to files under REPORT_DIR (log_path), also
-# those of the programs the tests start (the zhbot daemon, the emulator): a test may not look at
-# how such a child exits, so a finding there would otherwise pass unseen.
+# The asan and tsan test presets send ASan, LSan and TSan reports to files under REPORT_DIR
+# (log_path), also those of the programs the tests start (the zhbot daemon, the emulator): a test
+# may not look at how such a child exits, so a finding there would otherwise pass unseen.
+# (GCC 12's UBSan ignores log_path and prints to stderr; with -fno-sanitize-recover its finding
+# ends the process, which fails the test, or the game that child was playing.)
 set -uo pipefail
 shopt -s nullglob
 

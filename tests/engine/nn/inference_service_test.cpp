@@ -208,7 +208,12 @@ TEST(InferenceServiceTest, DestructorDrainsWhileProducersBlock) {
           }
         }
       });
-    std::this_thread::sleep_for(20ms);
+    // Shut down mid-stream: once evaluations are flowing, not after a fixed sleep (a slow
+    // start-up, e.g. under the sanitizers, could otherwise shut down before the first one).
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (completed.load() == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(1ms);
+    }
     service.shutdown();
     for (auto& p : producers) p.join();
   }
