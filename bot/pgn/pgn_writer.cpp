@@ -1,5 +1,7 @@
 #include "bot/pgn/pgn_writer.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -7,8 +9,6 @@
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "bot/lichess/events.h"
 #include "engine/chess/notation.h"

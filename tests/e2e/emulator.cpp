@@ -1,10 +1,11 @@
 #include "tests/e2e/emulator.h"
-#include "tests/support/test_paths.h"
 
 #include <httplib.h>
 
 #include <stdexcept>
 #include <thread>
+
+#include "tests/support/test_paths.h"
 
 namespace zh::e2e {
 
@@ -22,8 +23,8 @@ Emulator::Emulator(const std::filesystem::path& dir, std::vector<std::string> ex
     : port_file_(dir / "emulator.port") {
   std::filesystem::remove(port_file_);
   std::vector<std::string> argv = {
-      zh::test::emulator_bin(),  "--port", "0",       "--port-file", port_file_.string(),
-      "--heartbeat-ms", "200",    "--token", kToken,        "--log-requests"};
+      zh::test::emulator_bin(), "--port", "0",       "--port-file", port_file_.string(),
+      "--heartbeat-ms",         "200",    "--token", kToken,        "--log-requests"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   process_ = std::make_unique<ChildProcess>(argv, dir / "emulator.log");
   const bool up = eventually(

@@ -33,8 +33,8 @@ EmulatorProcess::EmulatorProcess(std::vector<std::string> args) {
   close(fd);
   unlink(tmpl);
   port_file_ = tmpl;
-  std::vector<std::string> argv_s = {zh::test::emulator_bin(), "--port",         "0",  "--port-file",
-                                     port_file_,      "--heartbeat-ms", "200"};
+  std::vector<std::string> argv_s = {
+      zh::test::emulator_bin(), "--port", "0", "--port-file", port_file_, "--heartbeat-ms", "200"};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());

@@ -1,11 +1,12 @@
 #include "bot/lichess/events.h"
-#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "tests/support/test_paths.h"
 
 namespace zh::bot {
 namespace {

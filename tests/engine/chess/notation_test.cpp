@@ -1,11 +1,12 @@
 #include "engine/chess/notation.h"
-#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "tests/support/test_paths.h"
 
 namespace zh {
 namespace {

@@ -1,7 +1,6 @@
 // Perft against the reference vectors (tests/data/zh-perft.epd): every position to the deepest
 // depth whose count is at most about 5 million.
 #include "engine/chess/perft.h"
-#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +9,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/support/test_paths.h"
 
 namespace zh {
 namespace {
