@@ -5,7 +5,7 @@ ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak fuzz \
-	fuzz-build clean ci ci-release ci-asan ci-tsan ci-fuzz
+	fuzz-build clean ci ci-release ci-asan ci-tsan ci-fuzz ci-engine-only
 
 deps:
 	@bash deploy/install-deps.sh
@@ -117,6 +117,20 @@ ci-tsan: deps
 	$(call ci_build,tsan)
 	bash tools/sanitizer_reports.sh build/tsan/sanitizer-reports \
 	  ctest --preset tsan -j $(CI_JOBS)
+
+# The engine and its commands alone (-DZH_BUILD_BOT=OFF: LibTorch, CMake and header-only
+# libraries), as a GPU machine with only a CUDA PyTorch builds them; then a datagen/nneval smoke.
+ENGINE_ONLY_DIR := build/engine-only
+ci-engine-only: deps
+	cmake -S . -B $(ENGINE_ONLY_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DZH_BUILD_BOT=OFF -DZH_BUILD_TESTS=OFF -DZH_WERROR=ON
+	cmake --build $(ENGINE_ONLY_DIR) --target zhbot
+	$(ENGINE_ONLY_DIR)/engine/tools/zhbot --version
+	rm -rf $(ENGINE_ONLY_DIR)/smoke
+	$(ENGINE_ONLY_DIR)/engine/tools/zhbot datagen --import tests/data/datagen/sample.jsonl \
+	  --out $(ENGINE_ONLY_DIR)/smoke
+	$(ENGINE_ONLY_DIR)/engine/tools/zhbot nneval --backend material --count 6 \
+	  --records $(ENGINE_ONLY_DIR)/smoke/sample-000000.zhrec
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR)
