@@ -111,7 +111,10 @@ TeacherAnswer UciTeacher::search(const Game& game) {
   std::string cmd = "position fen " + game.start().fen();
   if (!game.moves().empty()) {
     cmd += " moves";
-    for (Move m : game.moves()) cmd += " " + to_uci(m);
+    for (Move m : game.moves()) {
+      cmd += ' ';
+      cmd += to_uci(m);
+    }
   }
   const auto started = std::chrono::steady_clock::now();
   send(cmd);

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the search tests: default parameters and a blocking search run.
 
+#include <atomic>
 #include <memory>
 #include <stdexcept>
 
@@ -53,12 +54,12 @@ class FailingEvaluator : public Evaluator {
   explicit FailingEvaluator(int good_calls) : left_(good_calls) {}
   std::string name() const override { return "failing"; }
   void evaluate(std::span<const EvalInput> in, std::span<Evaluation> out) override {
-    if (left_-- <= 0) throw std::runtime_error("device lost");
+    if (left_.fetch_sub(1) <= 0) throw std::runtime_error("device lost");
     inner_.evaluate(in, out);
   }
 
  private:
-  int left_;
+  std::atomic<int> left_;  // search threads call evaluate() concurrently
   UniformEvaluator inner_;
 };
 
