@@ -93,8 +93,7 @@ class Referee(Engine):
         self.send("go perft 1")
         _, lines = self.read_until("Nodes searched")
         legal = {l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes")}
-        self.send(position)
-        self.send("d")
+        self.send("d")  # the position is still the one perft ran on
         _, lines = self.read_until("Checkers:")
         fen = next(l for l in lines if l.startswith("Fen:"))[5:].strip()
         checkers = next(l for l in lines if l.startswith("Checkers:"))[9:].strip()

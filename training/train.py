@@ -158,7 +158,7 @@ def main(argv=None):
     model = torch.nn.parallel.DistributedDataParallel(net) if distributed else net
 
     arch = models.parse_arch(args.arch)
-    config = {k: v for k, v in vars(args).items()}
+    config = dict(vars(args))
 
     def checkpoint(extra=None):
         if not main_process:

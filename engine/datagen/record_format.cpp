@@ -7,27 +7,20 @@
 
 namespace zh::datagen {
 
-const std::array<PlaneKind, kInputPlanes>& plane_kinds() {
-  static const auto kinds = [] {
-    std::array<PlaneKind, kInputPlanes> k;
-    k.fill(PlaneKind::kConstant);
-    for (int p = 0; p < 12; ++p) k[p] = PlaneKind::kMask;  // pieces
-    k[plane::kMyPromoted] = PlaneKind::kMask;
-    k[plane::kTheirPromoted] = PlaneKind::kMask;
-    k[plane::kEnPassant] = PlaneKind::kMask;
-    return k;
-  }();
-  return kinds;
-}
-
 namespace {
-[[maybe_unused]] const bool kCountsAgree = [] {
-  const auto& k = plane_kinds();
-  if (std::count(k.begin(), k.end(), PlaneKind::kMask) != kMaskPlanes)
-    throw std::logic_error("record format: mask plane count");
-  return true;
+constexpr std::array<PlaneKind, kInputPlanes> kPlaneKinds = [] {
+  std::array<PlaneKind, kInputPlanes> k{};
+  k.fill(PlaneKind::kConstant);
+  for (int p = 0; p < 12; ++p) k[p] = PlaneKind::kMask;  // pieces
+  k[plane::kMyPromoted] = PlaneKind::kMask;
+  k[plane::kTheirPromoted] = PlaneKind::kMask;
+  k[plane::kEnPassant] = PlaneKind::kMask;
+  return k;
 }();
+static_assert(std::count(kPlaneKinds.begin(), kPlaneKinds.end(), PlaneKind::kMask) == kMaskPlanes);
 }  // namespace
+
+const std::array<PlaneKind, kInputPlanes>& plane_kinds() { return kPlaneKinds; }
 
 std::int32_t encode_score(int cp, int mate) {
   if (mate > 0) return kMateScore - mate;

@@ -42,7 +42,6 @@ void run_datagen_command(DatagenArgs& a) {
   }
   if (!a.seed_given)
     a.options.seed = std::random_device{}() * 0x100000000ull + std::random_device{}();
-  if (a.options.teacher.depth > 0 && !a.options.teacher.nodes) a.options.teacher.nodes = 0;
   std::cout << "datagen: seed " << a.options.seed << ", " << a.options.workers
             << " worker(s), teacher " << a.options.teacher.path << " at "
             << (a.options.teacher.nodes > 0 ? std::to_string(a.options.teacher.nodes) + " nodes"
