@@ -1,11 +1,13 @@
 #pragma once
-// A UCI engine child process (Fairy-Stockfish) talked to over pipes.
-
-#include <sys/types.h>
+// A UCI engine child process (Fairy-Stockfish) talked to over pipes: the engine's own
+// ChildProcess (engine/datagen/child_process.h) with UCI's read-until-a-prefix on top.
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
+
+#include "engine/datagen/child_process.h"
 
 namespace zh::emulator {
 
@@ -23,12 +25,7 @@ class UciProcess {
   std::string read_until(std::string_view prefix, std::chrono::milliseconds timeout);
 
  private:
-  bool read_line(std::string& line, std::chrono::steady_clock::time_point deadline);
-
-  pid_t pid_ = -1;
-  int to_child_ = -1;
-  int from_child_ = -1;
-  std::string buffer_;
+  std::unique_ptr<datagen::ChildProcess> child_;
 };
 
 }  // namespace zh::emulator
