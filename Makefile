@@ -5,7 +5,7 @@ ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
 .PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak fuzz \
-	fuzz-build clean ci ci-release ci-asan ci-tsan ci-fuzz ci-engine-only
+	strength fuzz-build clean ci ci-release ci-asan ci-tsan ci-fuzz ci-engine-only
 
 deps:
 	@bash deploy/install-deps.sh
@@ -54,6 +54,15 @@ endif
 
 demo: build
 	bash tools/demo.sh $(BUILD_DIR)
+
+# The strength ladder (README "Strength"): the shipped configuration's network against
+# Fairy-Stockfish rung by rung at 1+1, one core per side, then a 3+2 confirmation at the highest
+# rung passed. About 75 s a game; resumes where it stopped (results in STRENGTH_DIR).
+STRENGTH_DIR ?= build/strength/ladder
+strength: build
+	python3 tools/strength.py ladder --a zhbot --zhbot $(ZHBOT) --tc 1+1 --games 20 \
+		--dir $(STRENGTH_DIR)
+	python3 tools/strength.py report --a zhbot --dir $(STRENGTH_DIR)
 
 # The soak run: GAMES games, three at a time, random faults at every layer; prints one table.
 GAMES ?= 50

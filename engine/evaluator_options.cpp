@@ -1,21 +1,35 @@
 #include "engine/evaluator_options.h"
 
+#include <algorithm>
+
 #include "engine/option_table.h"
 
 namespace zh {
 
 namespace {
 
+// The network that ships in models/ (its card: models/README.md).
+constexpr const char* kShippedModel = "zhbot-net-1.pt";
+
+// The network where this program can run one; a build without LibTorch plays with the
+// hand-written evaluator (and the daemon says so at start).
+const char* default_backend() {
+  const std::vector<std::string> names = evaluator_backends();
+  return std::find(names.begin(), names.end(), "torch") != names.end() ? "torch" : "material";
+}
+
 // Built on use: the backend choices are the ones this program registered ("torch" only when
 // linked), which static registration may add after this file's own initialisation.
 OptionTable<EvaluatorConfig> backend_options() {
   return {"evaluator",
           {
-              {"backend", &EvaluatorConfig::backend, Choice{"material", evaluator_backends()},
-               "evaluator: torch (a TorchScript network), material (hand-written, weak) or "
-               "uniform (no knowledge; tests and benchmarks)"},
-              {"model", &EvaluatorConfig::model_path, Text{""},
-               "TorchScript model file for the torch backend"},
+              {"backend", &EvaluatorConfig::backend, Choice{default_backend(), evaluator_backends()},
+               "evaluator: torch (a TorchScript network; the default where LibTorch is built "
+               "in), material (hand-written, weak; the default without LibTorch) or uniform "
+               "(no knowledge; tests and benchmarks)"},
+              {"model", &EvaluatorConfig::model_path, Text{kShippedModel},
+               "TorchScript model file for the torch backend: a path, or a bare file name looked "
+               "up in $ZHBOT_MODEL_DIR, <prefix>/share/zhbot/models and the source tree's models/"},
               {"device", &EvaluatorConfig::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
               {"precision", &EvaluatorConfig::precision, Choice{"fp32", {"fp32", "fp16", "bf16"}},
                "network precision: fp16 on CUDA, bf16 on CPU, fp32 anywhere"},

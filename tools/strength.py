@@ -161,14 +161,22 @@ def summarize(results, a):
     if n == 0:
         return 0, 0.0, None, None, None, fails
     mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / max(1, n - 1)
-    se = math.sqrt(var / n)
+    low, high = wilson_interval(mean, n)
+    return n, mean, elo(mean), elo(low), elo(high), fails
 
-    def elo(s):
-        s = min(max(s, 1e-3), 1 - 1e-3)
-        return -400 * math.log10(1 / s - 1)
 
-    return n, mean, elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se), fails
+def wilson_interval(score, n, z=1.96):
+    """95% interval of a score fraction over n games: Wilson's, which stays honest at 0% and
+    100% (a normal interval collapses to a point there); draws only make it conservative."""
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo(score):
+    """Elo difference for a score fraction (clamped at 0.1% and 99.9%: +-1200)."""
+    s = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / s - 1)
 
 
 def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):

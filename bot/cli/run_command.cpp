@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "bot/cli/commands.h"
 #include "bot/config/config_file.h"
@@ -39,7 +41,13 @@ LoadedEvaluator build_evaluator(const Options& options) {
     for (const auto& w : loaded.warnings) spdlog::error("{}", w);
     spdlog::error("**************************************************************************");
   }
-  if (loaded.backend != "torch")
+  const std::vector<std::string> backends = evaluator_backends();
+  if (std::find(backends.begin(), backends.end(), "torch") == backends.end())
+    spdlog::warn(
+        "this zhbot is built without LibTorch: playing with the '{}' evaluator, far weaker than "
+        "the shipped network (rebuild with LibTorch: deploy/install-deps.sh, then make)",
+        loaded.backend);
+  else if (loaded.backend != "torch")
     spdlog::warn(
         "playing with the '{}' evaluator, not a neural network (set evaluator.backend: "
         "torch and evaluator.model)",
@@ -131,7 +139,14 @@ void add_run_command(CLI::App& app) {
     if (!no_core) spdlog::warn("could not turn core dumps off; a core file could hold the token");
 
     SignalWatcher::block_signals();  // before any thread starts, so all inherit the mask
-    LoadedEvaluator evaluator = build_evaluator(config.options);
+    LoadedEvaluator evaluator;
+    try {
+      evaluator = build_evaluator(config.options);
+    } catch (const EvaluatorConfigError& e) {
+      // A missing, corrupt or wrong network is the configuration's fault: systemd must not
+      // restart into the same failure (RestartPreventExitStatus=78).
+      throw tools::CommandExit(bot::kExitConfig, e.what());
+    }
     evaluator.warnings.clear();  // logged once above, not again by every game's engine
     Options engine_options;
     Engine::declare_options(engine_options);

@@ -25,6 +25,9 @@ class BotSettings {
   // No mate-in-one check and no solver: the search runs its full budget even when it sees a
   // mate, so a test can control how long a move or a game takes.
   BotSettings& without_mate_search();
+  // The evaluator the shipped configuration plays with (the network in models/ where zhbot is
+  // built with LibTorch), instead of the quick material evaluator.
+  BotSettings& shipped_evaluator();
   std::string yaml() const;
 
  private:

@@ -2,6 +2,8 @@
 // `zhbot run` (README "Operations"): 78 when the configuration or token is wrong, 69 when
 // lichess cannot be reached at start. A clean drain exits 0 (e2e_lifecycle_test.cpp); a token
 // the server refuses exits 78 (e2e_token_test.cpp).
+#include <fstream>
+
 #include "tests/e2e/e2e_fixture.h"
 
 namespace zh::e2e {
@@ -26,6 +28,40 @@ TEST_F(E2eExitCode, AnInvalidConfigurationValueExits78) {
   EXPECT_NE(bot.log().find("max_concurrent_games"), std::string::npos) << bot.log();
   EXPECT_EQ(bot.log().find("logged in"), std::string::npos) << "a bad config still logged in";
 }
+
+#ifdef ZH_E2E_WITH_TORCH
+// A public account must not quietly play a far weaker game: a configured network that cannot
+// be loaded stops the daemon before it logs in, naming the file and the problem.
+TEST_F(E2eExitCode, AModelThatCannotBeLoadedExits78NamingTheFile) {
+  start_emulator();
+  const std::filesystem::path corrupt = dir_ / "corrupt-net.pt";
+  std::ofstream(corrupt) << "not a TorchScript archive";
+  for (const std::filesystem::path& model : {dir_ / "missing-net.pt", corrupt}) {
+    BotSettings s = settings();
+    s.set("evaluator", "backend", "torch").set("evaluator", "model", "\"" + model.string() + "\"");
+    BotProcess& bot = start_bot(s);
+    const ExitStatus status = exit_of(bot);
+    EXPECT_TRUE(status.exited && status.code == kExitConfig) << status.describe();
+    EXPECT_NE(bot.log().find(model.string()), std::string::npos) << bot.log();
+    EXPECT_NE(bot.log().find("evaluator.fallback"), std::string::npos) << bot.log();
+    EXPECT_EQ(bot.log().find("logged in"), std::string::npos) << "it logged in:\n" << bot.log();
+  }
+}
+
+// ... unless the operator asked for the old behaviour: then it plays, after a loud warning.
+TEST_F(E2eExitCode, TheMaterialFallbackIsAnExplicitChoice) {
+  start_emulator();
+  BotSettings s = settings();
+  s.set("evaluator", "backend", "torch")
+      .set("evaluator", "model", "\"" + (dir_ / "missing-net.pt").string() + "\"")
+      .set("evaluator", "fallback", "material");
+  BotProcess& bot = start_bot(s);
+  EXPECT_TRUE(bot.wait_log("logged in", 30s)) << bot.log();
+  EXPECT_NE(bot.log().find("FALLING BACK TO THE MATERIAL EVALUATOR"), std::string::npos)
+      << bot.log();
+  EXPECT_TRUE(bot.process().running()) << bot.log();
+}
+#endif
 
 TEST_F(E2eExitCode, AMissingTokenExits78) {
   start_emulator();

@@ -1,5 +1,6 @@
-// Whole games on the wire: one against Fairy-Stockfish with the real time manager (issue 6
-// §2.1), and three at once sharing the daemon's one evaluator (§2.10).
+// Whole games on the wire: one against Fairy-Stockfish with the real time manager and the
+// shipped network (issue 6 §2.1, issue 11), and three at once sharing the daemon's one
+// evaluator (§2.10).
 #include <set>
 
 #include "tests/e2e/e2e_fixture.h"
@@ -12,9 +13,14 @@ using E2eGame = E2eTest;
 TEST_F(E2eGame, FullGameAgainstFairyStockfishEndsCleanlyWithAPgn) {
   start_emulator();
   BotSettings s = settings();
-  // The real clock-driven budget (no tree cap) and pondering on: the full production path.
-  s.set("search", "max_tree_nodes", "0").set("game", "ponder", "on");
+  // The real clock-driven budget (no tree cap), pondering on and the shipped evaluator: the
+  // full production path.
+  s.set("search", "max_tree_nodes", "0").set("game", "ponder", "on").shipped_evaluator();
   BotProcess& bot = start_bot(s);
+#ifdef ZH_E2E_WITH_TORCH
+  EXPECT_TRUE(bot.wait_log("nn: loaded", 30s)) << bot.log();
+  EXPECT_NE(bot.log().find("zhbot-net-1.pt"), std::string::npos) << bot.log();
+#endif
   Json spec = challenge_spec("Fairy", true, engine_opponent(0, 40), 60, 0);
   spec["initial_ms"] = 15000;
   const std::string id = accepted_game(emu_->challenge(spec));

@@ -90,6 +90,31 @@ TEST(TorchEvaluatorTest, RegistryOffersTorchWhenLinked) {
   EXPECT_EQ(e->name(), "torch");
 }
 
+// The network in models/ is what the shipped configuration plays with: the defaults name it,
+// it is found from the build tree, and it judges material the right way round.
+TEST(TorchEvaluatorTest, TheShippedNetworkIsTheDefaultAndLoads) {
+  const EvaluatorConfig config = default_evaluator_config();
+  EXPECT_EQ(config.backend, "torch");
+  TorchEvaluator e(config);
+  EXPECT_EQ(std::filesystem::path(e.info().path).filename(), config.model_path);
+  EXPECT_NE(e.info().metadata.find("\"input_version\": \"1.0\""), std::string::npos);
+  const std::vector<EvalInput> inputs = {
+      {Position(), 0},
+      // White to move, having taken Black's queen (it is in White's pocket): a queen up.
+      {Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1"), 0},
+      // Black to move, a queen down (the value is the side to move's).
+      {Position::from_fen("rnb1kbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Q] b KQkq - 0 1"), 0}};
+  std::vector<Evaluation> out(inputs.size());
+  e.evaluate(inputs, out);
+  EXPECT_LT(std::abs(out[0].value), 0.35f) << "the start position is about level";
+  EXPECT_GT(out[1].value, 0.2f) << "a queen up";
+  EXPECT_LT(out[2].value, -0.2f) << "a queen down";
+  ASSERT_EQ(out[0].priors.size(), 20u);
+  double sum = 0;
+  for (const MovePrior& p : out[0].priors) sum += p.prior;
+  EXPECT_NEAR(sum, 1.0, 1e-4);
+}
+
 TEST(TorchEvaluatorTest, MatchesPythonReferenceValuesAndPriors) {
   const auto refs = references();
   ASSERT_GE(refs.size(), 9u);
