@@ -30,7 +30,7 @@ struct ThinkResult {
   // When the result left the engine's thread (session clock; unset: unknown). Only for the
   // overhead breakdown in the debug log.
   TimePoint handed_over{};
-  std::string best_san;        // for !eval
+  std::string best_san;  // for !eval
   std::string error;
 };
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <span>
 
