@@ -480,6 +480,8 @@ void Search::pool_loop(int index, std::uint64_t seen_generation) {
     lock.unlock();
     worker_loop(w);
     lock.lock();
+    // Every way out of the loop is a stop; one without a reason of its own was asked for.
+    if (reason_ == StopReason::kNone) reason_ = StopReason::kRequested;
     if (--busy_ == 0) idle_cv_.notify_all();
   }
 }
@@ -654,9 +656,9 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
 }
 
 void Search::request_stop() {
+  signal_stop();  // before the lock: the workers see it at their next check
   std::lock_guard lock(mutex_);
   if (reason_ == StopReason::kNone && busy_ > 0) reason_ = StopReason::kRequested;
-  stop_.store(true, std::memory_order_release);
   backup_cv_.notify_all();
 }
 

@@ -84,6 +84,10 @@ class Search {
   // Expands the root (a blocking evaluation) and wakes params.threads workers.
   void start(const SearchParams& params, const NodeLimits& limits);
   void request_stop();  // workers finish their current batch and return
+  // The same without the tree lock (the workers hold it most of the time), so any thread may
+  // call it under its own locks. One that comes before start() resets the flag is lost: the
+  // caller must still stop the search after start() returned.
+  void signal_stop() { stop_.store(true, std::memory_order_release); }
   // Blocks until every worker of this search returned (after request_stop() or a limit).
   void join();
   // Worker threads alive (created once each, reused by every search); for tests.
