@@ -113,7 +113,7 @@ SearchSnapshot Engine::last_result() const {
 
 void Engine::stop_and_wait_locked() {
   std::unique_lock lock(run_mutex_);
-  if (run_) run_->stop = true;
+  stop_run_locked();
   wake_.notify_all();
   wake_.wait(lock, [this] { return run_ == nullptr; });
 }
@@ -176,11 +176,18 @@ void Engine::ponder(std::shared_ptr<SearchListener> listener) {
   go(limits, std::move(listener));
 }
 
+void Engine::stop_run_locked() {
+  if (!run_) return;
+  run_->stop = true;
+  // The workers stop at once, while this thread's wake-up is still on its way: the two
+  // overlap instead of adding up. Only the run that holds run_ can be searching now.
+  if (run_started_) search_->signal_stop();
+}
+
 void Engine::stop() {
   {
     std::lock_guard lock(run_mutex_);
-    if (!run_) return;
-    run_->stop = true;
+    stop_run_locked();
   }
   wake_.notify_all();
 }

@@ -115,6 +115,7 @@ class Engine {
 
  private:
   struct Run;
+  void stop_run_locked();  // run_mutex_ held
   void stop_and_wait_locked();
   void thread_loop();
   void search(Run& run);

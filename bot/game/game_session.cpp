@@ -26,9 +26,11 @@ GameSession::GameSession(std::string game_id, Deps deps, std::unique_ptr<MoveEng
   core_ = std::make_unique<SessionCore>(
       game_id_, *deps_.config, env, *engine_,
       // Engine results arrive on the engine's search thread; the move is sent from this
-      // session's worker, so a slow POST never holds up the engine (pondering starts at once).
+      // session's worker, so the engine's thread never waits on the network.
       [this](const ThinkResult& r, std::uint64_t id) {
-        post([this, r, id] { core_->on_think_done(r, id); });
+        ThinkResult result = r;
+        result.handed_over = deps_.clock->now();
+        post([this, result = std::move(result), id] { core_->on_think_done(result, id); });
       },
       log_);
 }

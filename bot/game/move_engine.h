@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "bot/lichess/clock.h"
 #include "engine/chess/game.h"
 #include "engine/chess/move.h"
 #include "engine/time/search_limits.h"
@@ -26,7 +27,10 @@ struct ThinkResult {
   std::int64_t nps = 0;
   std::int64_t time_ms = 0;    // search time
   std::int64_t search_us = 0;  // the same, finer (0: unknown); for the overhead measurement
-  std::string best_san;        // for !eval
+  // When the result left the engine's thread (session clock; unset: unknown). Only for the
+  // overhead breakdown in the debug log.
+  TimePoint handed_over{};
+  std::string best_san;  // for !eval
   std::string error;
 };
 

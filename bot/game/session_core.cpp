@@ -166,8 +166,14 @@ void SessionCore::handle_sent(const MoveSender::Result& sent) {
                   (our_color_ == kWhite ? state_.winc_ms : state_.binc_ms);
   }
   record_.note_move(board_.plies(), our_color_, r, clock_after);
-  log_->debug("overhead {:.3f} ms: {:.3f} ms before the search started, the rest after it",
-              overhead, before_search_ms_);
+  // Where it went: before engine.think() was called, from the engine's result to the POST
+  // (the hand-over to this thread), and the rest inside think() (stopping the ponder search).
+  const double after_ms =
+      r.handed_over == TimePoint{} ? 0.0 : ms_between(r.handed_over, sent.sent_at);
+  log_->debug(
+      "overhead {:.3f} ms: {:.3f} ms before the search, {:.3f} ms from the engine's "
+      "result to the POST, {:.3f} ms inside think()",
+      overhead, before_search_ms_, after_ms, overhead - before_search_ms_ - after_ms);
   log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
              sent.uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead),
              sent.post_time.count());

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <span>
 
@@ -54,6 +55,12 @@ Search::Search(std::shared_ptr<Evaluator> evaluator) : evaluator_(std::move(eval
 Search::~Search() {
   request_stop();
   join();
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  pool_cv_.notify_all();
+  for (auto& t : threads_) t.join();
   clear();
 }
 
@@ -66,6 +73,7 @@ void Search::set_evaluator(std::shared_ptr<Evaluator> evaluator) {
   std::lock_guard lock(mutex_);
   evaluator_ = std::move(evaluator);
   // Cached evaluations came from the old network.
+  free_garbage_locked(SIZE_MAX);
   free_subtree(root_);
   root_ = nullptr;
   have_game_ = false;
@@ -79,8 +87,33 @@ void Search::free_subtree(Node* n) {
   block_bytes_ -= f.block_bytes;
 }
 
+void Search::discard_locked(Node* n) {
+  if (!n) return;
+  garbage_.push_back(n);
+  prune_pending_ = true;
+}
+
+// Frees up to `max_nodes` nodes of the garbage (depth first: a node's children take its place
+// on the stack), then prunes the cache once the garbage is gone.
+void Search::free_garbage_locked(std::size_t max_nodes) {
+  for (std::size_t freed = 0; freed < max_nodes && !garbage_.empty(); ++freed) {
+    Node* n = garbage_.back();
+    garbage_.pop_back();
+    for (Node* c = n->first_child(); c; c = c->next_sibling()) garbage_.push_back(c);
+    expanded_nodes_ -= n->expanded() ? 1 : 0;
+    block_bytes_ -= n->release_block();
+    delete n;
+    --tree_nodes_;
+  }
+  if (garbage_.empty() && prune_pending_) {
+    block_bytes_ -= cache_.prune_unused();
+    prune_pending_ = false;
+  }
+}
+
 void Search::clear() {
   std::lock_guard lock(mutex_);
+  free_garbage_locked(SIZE_MAX);
   free_subtree(root_);
   root_ = nullptr;
   have_game_ = false;
@@ -108,16 +141,19 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
           }
         }
       }
-      free_subtree(node);
+      discard_locked(node);
       node = child;
     }
     // A repetition is a draw below the root, never at the root: the game goes on.
     if (node && node->terminal() && node->expanded() == false) {
-      free_subtree(node);
+      discard_locked(node);
       node = nullptr;
     }
   } else {
+    // Another game (a new one, a test position): start clean, as the next search expects.
+    free_garbage_locked(SIZE_MAX);
     free_subtree(root_);
+    block_bytes_ -= cache_.prune_unused();
   }
   root_ = node;
   if (!root_) {
@@ -128,7 +164,6 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
   have_game_ = true;
   root_pos_ = game.position();
   history_keys_ = game.keys();
-  block_bytes_ -= cache_.prune_unused();
   return root_->visits();
 }
 
@@ -399,7 +434,14 @@ void Search::finish_locked(StopReason reason) {
   if (on_finished_) on_finished_();
 }
 
+bool Search::over_caps_locked() const {
+  return (params_.max_tree_nodes > 0 && tree_nodes_ >= params_.max_tree_nodes) ||
+         bytes_locked() >= std::size_t(params_.max_memory_mb) << 20;
+}
+
 void Search::check_limits_locked() {
+  // The caps are for the live tree: garbage in the way of one is freed at once.
+  if (!garbage_.empty() && over_caps_locked()) free_garbage_locked(SIZE_MAX);
   if (root_->proof() != Proof::kNone) {
     finish_locked(StopReason::kSolved);
   } else if (limits_.playouts > 0 && playouts_ >= limits_.playouts) {
@@ -426,6 +468,23 @@ ExpansionOptions expansion_options(const SearchParams& p) {
 float terminal_value(const Position& pos) { return pos.in_check() ? -1.0f : 0.0f; }
 
 }  // namespace
+
+void Search::pool_loop(int index, std::uint64_t seen_generation) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    pool_cv_.wait(lock, [&] { return quit_ || generation_ != seen_generation; });
+    if (quit_) return;
+    seen_generation = generation_;
+    if (index >= team_size_) continue;  // a smaller team this time
+    Worker& w = *worker_state_[index];
+    lock.unlock();
+    worker_loop(w);
+    lock.lock();
+    // Every way out of the loop is a stop; one without a reason of its own was asked for.
+    if (reason_ == StopReason::kNone) reason_ = StopReason::kRequested;
+    if (--busy_ == 0) idle_cv_.notify_all();
+  }
+}
 
 void Search::worker_loop(Worker& w) {
   const int batch = std::max(1, params_.batch_size);
@@ -482,6 +541,9 @@ void Search::worker_loop(Worker& w) {
     {
       std::lock_guard lock(mutex_);
       for (int i = 0; i < k; ++i) integrate(w, i);
+      // Freed faster than the batch grows the tree, so the garbage of tree reuse goes away
+      // within the next search or two; a fixed amount keeps one-thread searches reproducible.
+      if (!garbage_.empty()) free_garbage_locked(std::size_t(4 * batch));
       check_limits_locked();
     }
     backup_cv_.notify_all();
@@ -580,27 +642,35 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
   if (params_.dirichlet_noise && root_->proof() == Proof::kNone) apply_root_noise();
   check_limits_locked();
   if (finished_.load()) return;
-  lock.unlock();
   const int n = std::max(1, params_.threads);
-  worker_state_.clear();
-  for (int i = 0; i < n; ++i) worker_state_.push_back(std::make_unique<Worker>());
-  for (int i = 0; i < n; ++i)
-    workers_.emplace_back([this, w = worker_state_[i].get()] { worker_loop(*w); });
+  while (int(threads_.size()) < n) {  // the first search, or more threads than ever before
+    const int index = int(threads_.size());
+    worker_state_.push_back(std::make_unique<Worker>());
+    threads_.emplace_back([this, index, seen = generation_] { pool_loop(index, seen); });
+  }
+  team_size_ = n;
+  busy_ = n;
+  ++generation_;
+  lock.unlock();
+  pool_cv_.notify_all();
 }
 
 void Search::request_stop() {
+  signal_stop();  // before the lock: the workers see it at their next check
   std::lock_guard lock(mutex_);
-  if (reason_ == StopReason::kNone && !workers_.empty()) reason_ = StopReason::kRequested;
-  stop_.store(true, std::memory_order_release);
+  if (reason_ == StopReason::kNone && busy_ > 0) reason_ = StopReason::kRequested;
   backup_cv_.notify_all();
 }
 
 void Search::join() {
-  for (auto& t : workers_) t.join();
-  workers_.clear();
-  worker_state_.clear();
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return busy_ == 0; });
   finished_.store(true, std::memory_order_release);
+}
+
+int Search::worker_threads() const {
+  std::lock_guard lock(mutex_);
+  return int(threads_.size());
 }
 
 bool Search::wait_finished_for(int ms) {

@@ -13,6 +13,9 @@
 // Threading: one mutex guards the tree. Workers select and back up under it and release it
 // while the evaluator runs, so with a real network two threads keep it busy; the time limit
 // and info output belong to the caller (engine.cpp), which reads snapshot() when it wakes.
+// The worker threads live as long as the Search: each start() wakes `threads` of them through
+// a condition variable (the pool grows to the most ever asked for), join() waits until they
+// are back to sleep. No thread is created or joined per move.
 
 #include <atomic>
 #include <condition_variable>
@@ -70,18 +73,25 @@ class Search {
 
   // --- between searches (no search running) ---
   // Makes `game`'s current position the root, keeping the matching subtree when the new game
-  // extends the old one (and params.reuse_tree). Returns the root visits kept.
+  // extends the old one (and params.reuse_tree). Returns the root visits kept. The subtrees
+  // it lets go are only unlinked: the workers of the next searches free them a little per
+  // batch (freeing a big tree takes long, and this call is on the bot's move path).
   std::uint32_t set_game(const Game& game, const SearchParams& params);
   void clear();  // forget the tree and the evaluation cache (new game)
   void set_evaluator(std::shared_ptr<Evaluator> evaluator);
 
   // --- one search ---
-  // Expands the root (a blocking evaluation) and starts params.threads workers.
+  // Expands the root (a blocking evaluation) and wakes params.threads workers.
   void start(const SearchParams& params, const NodeLimits& limits);
   void request_stop();  // workers finish their current batch and return
-  // Blocks until every worker returned (after request_stop() or a limit).
+  // The same without the tree lock (the workers hold it most of the time), so any thread may
+  // call it under its own locks. One that comes before start() resets the flag is lost: the
+  // caller must still stop the search after start() returned.
+  void signal_stop() { stop_.store(true, std::memory_order_release); }
+  // Blocks until every worker of this search returned (after request_stop() or a limit).
   void join();
-  bool running() const { return !workers_.empty(); }
+  // Worker threads alive (created once each, reused by every search); for tests.
+  int worker_threads() const;
   // True once the workers stopped on their own (a limit, a proof, an error).
   bool finished() const { return finished_.load(std::memory_order_acquire); }
   // Waits up to `ms` for finished(); returns finished().
@@ -101,6 +111,7 @@ class Search {
   struct Leaf;
   enum class Pick { kEvaluate, kDone, kCollision, kStop };
 
+  void pool_loop(int index, std::uint64_t seen_generation);
   void worker_loop(Worker& w);
   Pick pick_leaf(Worker& w);
   int select_child(Node* node, Node** child, Node** prev) const;
@@ -117,6 +128,9 @@ class Search {
   void expand_root_locked(std::unique_lock<std::mutex>& lock);
   void apply_root_noise();
   void free_subtree(Node* n);
+  void discard_locked(Node* n);
+  void free_garbage_locked(std::size_t max_nodes);
+  bool over_caps_locked() const;
   std::size_t bytes_locked() const;
   void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
 
@@ -131,6 +145,10 @@ class Search {
   Game game_;
   bool have_game_ = false;
   std::vector<std::uint64_t> history_keys_;  // the game's keys through the root
+  // Unlinked subtrees not yet freed (their nodes still count in the totals below), and
+  // whether the cache is pruned of unused evaluations once they are gone.
+  std::vector<Node*> garbage_;
+  bool prune_pending_ = false;
   EvalCache cache_;
   SearchParams params_{};
   NodeLimits limits_{};
@@ -148,8 +166,18 @@ class Search {
 
   std::atomic<bool> stop_{false};
   std::atomic<bool> finished_{false};
-  std::vector<std::thread> workers_;
-  std::vector<std::unique_ptr<Worker>> worker_state_;
+
+  // The worker pool, guarded by mutex_: start() bumps generation_ and wakes the first
+  // team_size_ threads through pool_cv_; each one that returns counts busy_ down and the
+  // last wakes join() through idle_cv_.
+  std::condition_variable pool_cv_;
+  std::condition_variable idle_cv_;
+  std::uint64_t generation_ = 0;
+  int team_size_ = 0;
+  int busy_ = 0;
+  bool quit_ = false;
+  std::vector<std::unique_ptr<Worker>> worker_state_;  // one per thread, reused
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace zh

@@ -32,6 +32,7 @@ struct SoakOptions {
   double fault_rate = 1.0;  // scales every fault probability
   std::string dir = "soak-run";
   int game_timeout_s = 300;
+  std::string log_level = "info";  // debug adds the daemon's move overhead breakdown
 };
 
 // Every layer: the API calls, both streams, the network (blips) and the server (restarts).
@@ -121,7 +122,7 @@ int run(const SoakOptions& o) {
       // The real clock-driven budget (no tree cap): losing on time must be impossible, not
       // merely unlikely because every search is tiny.
       .set("search", "max_tree_nodes", "0")
-      .set("operations", "log_level", "info");
+      .set("operations", "log_level", o.log_level);
   int bot_starts = 0;
   auto start_bot = [&] {
     ++bot_starts;
@@ -267,6 +268,8 @@ int main(int argc, char** argv) {
   app.add_option("--dir", o.dir, "directory for logs and PGNs (relative: to the working directory)")
       ->capture_default_str();
   app.add_option("--game-timeout", o.game_timeout_s, "seconds after which a game counts as stuck")
+      ->capture_default_str();
+  app.add_option("--log-level", o.log_level, "the daemon's operations.log_level")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "engine/chess/notation.h"
+#include "tests/engine/search/search_test_util.h"
 
 namespace zh {
 namespace {
@@ -288,6 +289,48 @@ TEST(Engine, BadInputChangesNothing) {
   EXPECT_EQ(engine->game().moves().size(), 1u);
   EXPECT_THROW(engine->set_option("threads", "0"), OptionError);
   EXPECT_THROW(engine->set_option("backend", "nonsense"), OptionError);
+}
+
+TEST(Engine, EveryKindOfSearchRunsOnTheSameLongLivedThreads) {
+  auto evaluator = std::make_shared<test::ThreadRecordingEvaluator>();
+  Engine engine([evaluator](const Options&) {
+    LoadedEvaluator loaded;
+    loaded.evaluator = evaluator;
+    loaded.backend = "thread-recording";
+    return loaded;
+  });
+  engine.set_option("threads", "2");
+  std::vector<std::string> moves;
+  for (int round = 0; round < 3; ++round) {
+    auto rec = std::make_shared<Recorder>();
+    SearchLimits nodes;  // ends on its own
+    nodes.nodes = 300;
+    engine.go(nodes, rec);
+    ASSERT_TRUE(rec->wait_bestmove(5000ms, 1));
+    SearchLimits timed;  // ends by the clock
+    timed.movetime = 30;
+    engine.go(timed, rec);
+    ASSERT_TRUE(rec->wait_bestmove(5000ms, 2));
+    SearchLimits ponder;  // ends after ponderhit, by the clock
+    ponder.ponder = true;
+    ponder.wtime = ponder.btime = 2000;
+    engine.go(ponder, rec);
+    std::this_thread::sleep_for(10ms);
+    engine.ponderhit();
+    ASSERT_TRUE(rec->wait_bestmove(5000ms, 3));
+    SearchLimits infinite;  // ends by stop
+    infinite.infinite = true;
+    engine.go(infinite, rec);
+    std::this_thread::sleep_for(10ms);
+    engine.stop();
+    ASSERT_TRUE(rec->wait_bestmove(5000ms, 4));
+    engine.wait();
+    for (const auto& b : rec->bests) EXPECT_FALSE(b.move.is_null());
+    moves.push_back(to_uci(rec->bests.back().move));
+    engine.set_position("", moves);
+  }
+  // The engine's search thread expands each root; two workers do the rest, every time.
+  EXPECT_LE(evaluator->threads_seen(), 3u);
 }
 
 TEST(Engine, RacingCallsNeverDeadlockAndEveryGoAnswers) {

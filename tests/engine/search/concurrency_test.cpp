@@ -42,6 +42,52 @@ TEST(SearchConcurrency, StopAndReuseWhileThreadsRun) {
   }
 }
 
+TEST(SearchConcurrency, WorkerThreadsAreCreatedOnceAndWokenForEverySearch) {
+  auto evaluator = std::make_shared<test::ThreadRecordingEvaluator>();
+  Search search(evaluator);
+  Game g;
+  SearchParams p = default_params(2);
+  p.batch_size = 4;
+  for (int move = 0; move < 8; ++move) {
+    const auto s = run_search(search, g, p, 300);
+    EXPECT_EQ(s.playouts, 300);
+    g.play(s.children[s.best].move);
+  }
+  // The root expansions run on the caller; every other evaluation on the same two workers.
+  EXPECT_EQ(search.worker_threads(), 2);
+  EXPECT_LE(evaluator->threads_seen(), 3u);
+
+  // More threads than before grow the pool by one; fewer leave the extra one asleep.
+  p.threads = 3;
+  for (int move = 0; move < 3; ++move) {
+    const auto s = run_search(search, g, p, 300);
+    EXPECT_EQ(s.playouts, 300);
+    g.play(s.children[s.best].move);
+  }
+  EXPECT_EQ(search.worker_threads(), 3);
+  EXPECT_LE(evaluator->threads_seen(), 4u);
+  p.threads = 1;
+  const auto s = run_search(search, g, p, 300);
+  EXPECT_EQ(s.playouts, 300);
+  EXPECT_EQ(search.worker_threads(), 3);
+}
+
+TEST(SearchConcurrency, StopRightAfterStartAndATeamThatNeverRan) {
+  // A stop that comes before the woken workers ran still ends the search, and the next search
+  // (a smaller team) is not confused by the workers that were asleep.
+  Search search(std::make_shared<UniformEvaluator>());
+  SearchParams p = default_params(4);
+  for (int i = 0; i < 20; ++i) {
+    p.threads = 1 + i % 4;
+    search.set_game(Game(), p);
+    search.start(p, NodeLimits{});
+    search.request_stop();
+    search.join();
+    EXPECT_EQ(search.snapshot().reason, StopReason::kRequested);
+  }
+  EXPECT_EQ(search.worker_threads(), 4);
+}
+
 TEST(SearchConcurrency, MateIsFoundWithManyThreads) {
   SearchParams p = default_params(4);
   Search search(std::make_shared<UniformEvaluator>());

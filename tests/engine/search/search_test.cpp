@@ -151,6 +151,39 @@ TEST(Search, TreeReuseKeepsTheSubtreeOfTheMovesPlayed) {
   EXPECT_EQ(search.set_game(g2, no_reuse), 0u);
 }
 
+TEST(Search, TreeReuseOnlyUnlinksAndTheNextSearchFreesTheRest) {
+  Search search(uniform());
+  Game g;
+  const auto s = run_search(search, g, default_params(), 3000);
+  ASSERT_GE(s.pv.size(), 2u);
+  g.play(s.pv[0]);
+  g.play(s.pv[1]);
+  const std::uint32_t kept = search.set_game(g, default_params());
+  ASSERT_LT(kept, 1500u);
+  // Nothing freed yet: the caller (the bot's move path) did not wait for it.
+  EXPECT_EQ(search.snapshot().tree_nodes, s.tree_nodes);
+  // The next search frees it a little per batch; then only the live tree is left (every node
+  // of which has been visited, so about one node per root visit).
+  const auto t = run_search(search, g, default_params(), 2000);
+  EXPECT_EQ(t.root_visits, kept + 2000);
+  EXPECT_LT(t.tree_nodes, std::int64_t(t.root_visits) + 100);
+  EXPECT_EQ(child_visit_sum(t), t.root_visits - 1);
+}
+
+TEST(Search, GarbageInTheWayOfTheNodeCapIsFreedInsteadOfStopping) {
+  Search search(uniform());
+  Game g;
+  const auto s = run_search(search, g, default_params(), 3000);
+  g.play(s.pv[0]);
+  g.play(s.pv[1]);
+  SearchParams capped = default_params();
+  capped.max_tree_nodes = 2500;  // the old tree alone is above it
+  search.set_game(g, capped);
+  const auto t = run_search(search, g, capped, 500);
+  EXPECT_EQ(t.reason, StopReason::kPlayouts);
+  EXPECT_LT(t.tree_nodes, 2500);
+}
+
 TEST(Search, TranspositionsShareEvaluations) {
   auto with = std::make_shared<test::CountingEvaluator>();
   auto without = std::make_shared<test::CountingEvaluator>();

@@ -1,8 +1,12 @@
 #pragma once
 // Helpers shared by the search tests: default parameters and a blocking search run.
 
+#include <unistd.h>
+
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "engine/chess/game.h"
@@ -60,6 +64,29 @@ class FailingEvaluator : public Evaluator {
 
  private:
   std::atomic<int> left_;  // search threads call evaluate() concurrently
+  UniformEvaluator inner_;
+};
+
+// Records which kernel threads called it (kernel ids are not reused soon, unlike
+// std::thread::id): a search that started threads per move would show new ones every move.
+class ThreadRecordingEvaluator : public Evaluator {
+ public:
+  std::string name() const override { return "thread-recording"; }
+  void evaluate(std::span<const EvalInput> in, std::span<Evaluation> out) override {
+    {
+      std::lock_guard lock(mutex_);
+      threads_.insert(gettid());
+    }
+    inner_.evaluate(in, out);
+  }
+  std::size_t threads_seen() const {
+    std::lock_guard lock(mutex_);
+    return threads_.size();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::set<pid_t> threads_;
   UniformEvaluator inner_;
 };
 
