@@ -165,26 +165,28 @@ accept_cudnn_licence() {
   echo "nvidia-cudnn nvidia-cudnn/question select I Agree" | "${sudo_cmd[@]}" debconf-set-selections
 }
 
-# In a container the CUDA driver library (libcuda.so.1) must be the host's: the NVIDIA Container
-# Toolkit mounts it in at run time, matched to the host's kernel module. Debian's libcuda1 in the
-# image would be a second, possibly different driver version beside it. So in the images
-# (--image, --runtime) a placeholder package satisfies LibTorch's dependency on libcuda.so.1
-# instead; the build links against the CUDA toolkit's stub (docker/build.sh).
+# In a container the NVIDIA driver's libraries (libcuda.so.1, libnvidia-ml.so.1) must be the
+# host's: the NVIDIA Container Toolkit mounts them in at run time, matched to the host's kernel
+# module. Debian's packages of them in the image would be a second, possibly different driver
+# version beside those. So in the images (--image, --runtime) a placeholder package satisfies the
+# CUDA packages' dependencies on them instead (they ask for driver >= 550); the build links
+# against the CUDA toolkit's libcuda stub (docker/build.sh).
 install_host_driver_placeholder() {
-  if dpkg-query -W -f='${Status}' zhbot-host-libcuda 2>/dev/null | grep -q "install ok installed"
+  if dpkg-query -W -f='${Status}' zhbot-host-nvidia-driver 2>/dev/null | grep -q "install ok installed"
   then
     return 0
   fi
   local dir
   dir=$(mktemp -d)
   mkdir -p "$dir/pkg/DEBIAN"
-  printf '%s\n' "Package: zhbot-host-libcuda" "Version: 1.0" "Architecture: all" \
-    "Maintainer: zhbot <zhbot@localhost>" "Provides: libcuda.so.1 (= 525), libcuda1-any" \
-    "Description: placeholder: libcuda.so.1 comes from the host's NVIDIA driver" \
+  printf '%s\n' "Package: zhbot-host-nvidia-driver" "Version: 1.0" "Architecture: all" \
+    "Maintainer: zhbot <zhbot@localhost>" \
+    "Provides: libcuda.so.1 (= 550), libcuda-12.4-1, libcuda1-any, libnvidia-ml.so.1 (= 550)" \
+    "Description: placeholder: the NVIDIA driver libraries come from the host" \
     " Mounted into the container by the NVIDIA Container Toolkit at run time." \
     >"$dir/pkg/DEBIAN/control"
-  dpkg-deb --build "$dir/pkg" "$dir/zhbot-host-libcuda.deb" >/dev/null
-  "${sudo_cmd[@]}" dpkg -i "$dir/zhbot-host-libcuda.deb" >/dev/null
+  dpkg-deb --build "$dir/pkg" "$dir/zhbot-host-nvidia-driver.deb" >/dev/null
+  "${sudo_cmd[@]}" dpkg -i "$dir/zhbot-host-nvidia-driver.deb" >/dev/null
   rm -rf "$dir"
 }
 
