@@ -36,17 +36,19 @@ for tool in "${tools[@]}"; do
     expect "$kind: no token in the environment" "$merged" "LICHESS_BOT_TOKEN|env_file" absent
     expect "$kind: state volume" "$merged" "zhbot-state"
     expect "$kind: drain time 660 s" "$merged" "stop_grace_period: (660s|11m0s)"
-    mounts=$(count "$merged" ":/etc/zhbot/zhbot.yaml")
+    # v1 prints volumes short (src:/etc/zhbot/zhbot.yaml:ro), v2 long (target: ...).
+    mounts=$(count "$merged" "(:|target: )/etc/zhbot/zhbot\.yaml")
     if [[ $mounts -eq 1 ]]; then echo "ok: $kind: one config mount"; else
       echo "FAIL: $kind: $mounts config mounts"; failures=$((failures + 1)); fi
   done
   expect "cpu: CPU image" "$cpu" "image: zhbot:cpu"
   expect "cpu: CPU Dockerfile" "$cpu" "dockerfile: docker/Dockerfile$"
-  expect "cpu: CPU config" "$cpu" "/zhbot\.yaml:/etc/zhbot/zhbot\.yaml"
+  expect "cpu: CPU config" "$cpu" "/docker/zhbot\.yaml(:|$)"
   expect "cpu: no GPU reservation" "$cpu" "capabilities" absent
   expect "gpu: CUDA image" "$gpu" "image: zhbot:cuda"
   expect "gpu: CUDA Dockerfile" "$gpu" "dockerfile: docker/Dockerfile\.cuda"
-  expect "gpu: CUDA config (evaluator.device: cuda)" "$gpu" "/zhbot-cuda\.yaml:/etc/zhbot/zhbot\.yaml"
+  expect "gpu: CUDA config (evaluator.device: cuda)" "$gpu" "/docker/zhbot-cuda\.yaml(:|$)"
+  expect "gpu: not the CPU config" "$gpu" "/docker/zhbot\.yaml(:|$)" absent
   expect "gpu: GPU device reservation" "$gpu" "capabilities:"
   expect "gpu: capability gpu" "$gpu" "- gpu$|\[gpu\]"
   expect "gpu: nvidia driver" "$gpu" "driver: nvidia"
