@@ -22,7 +22,7 @@ HealthProbeResult probe_health(int port, std::chrono::milliseconds timeout) {
   const auto res = client.Get("/healthz");
   if (!res)
     return {false, where + ": no answer (" + httplib::to_string(res.error()) +
-                       "); is zhbot running with this operations.metrics_port?"};
+                       " error); is zhbot running with this operations.metrics_port?"};
   const std::string answer = "HTTP " + std::to_string(res->status) + " " + first_line(res->body);
   return {res->status == 200, where + ": " + answer};
 }

@@ -11,6 +11,7 @@ cat >"$tmp/zhbot" <<'FAKE'
 #!/bin/sh
 case "$1" in
   exit) exit "$2" ;;
+  stdin) read -r line && echo "$line" >"$2" ;;
   # Waits to be terminated, then says so and exits 0 like a drained daemon.
   serve) trap 'echo got-term >"$3"; exit 0' TERM; while :; do sleep 0.05; done ;;
 esac
@@ -56,5 +57,9 @@ check "exit 69 waits before leaving" "kill -0 $pid 2>/dev/null"
 kill -TERM "$pid"
 wait "$pid" && rc=0 || rc=$?
 check "exit 69 is passed on" "[[ $rc -eq 69 ]]"
+
+# stdin reaches zhbot (zhbot uci through `docker run -i`).
+echo "uci" | sh "$entrypoint" stdin "$tmp/stdin"
+check "stdin reaches zhbot" "grep -qx uci '$tmp/stdin'"
 
 [[ $failures -eq 0 ]] || { echo "$failures check(s) failed"; exit 1; }

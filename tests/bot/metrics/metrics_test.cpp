@@ -83,9 +83,6 @@ TEST(HealthServer, BusyPortIsAClearError) {
   }
 }
 
-}  // namespace
-}  // namespace zh::bot
-
 TEST(HealthProbe, HealthyOnlyWhileTheServerAnswers200) {
   Metrics m;
   HealthServer server(m, 0);
@@ -103,3 +100,6 @@ TEST(HealthProbe, HealthyOnlyWhileTheServerAnswers200) {
   EXPECT_FALSE(r.healthy);
   EXPECT_NE(r.detail.find("no answer"), std::string::npos) << r.detail;
 }
+
+}  // namespace
+}  // namespace zh::bot
