@@ -27,7 +27,8 @@ flavour=()
 if [[ $cuda -eq 1 ]]; then flavour=(--cuda); fi
 bash deploy/install-deps.sh --image "${flavour[@]}"
 
-cmake_args=(-DZH_ARCH="${ZH_ARCH:-x86-64-v3}" -DZH_WERROR=OFF -DZH_BUILD_TESTS=OFF)
+cmake_args=(-DZH_ARCH="${ZH_ARCH:-x86-64-v3}" -DZH_WERROR=OFF -DZH_BUILD_TESTS=OFF
+  -DCMAKE_INSTALL_PREFIX="$prefix")
 if [[ $cuda -eq 1 ]]; then
   # The image has no libcuda.so.1 (the host's driver is mounted in at run time), but LibTorch's
   # CUDA library needs it to link: point the linker at the CUDA toolkit's stub, under that name.
