@@ -51,7 +51,10 @@ mount_in_root() {  # type source target options
 
 # ---- 1. the image's base: Debian minbase, only the main component (as in debian:13) ----
 start=$SECONDS
-if [[ $reuse -eq 0 || ! -x $root/usr/bin/apt-get ]]; then
+base="debootstrap --variant=minbase $suite"
+if [[ $reuse -eq 1 && -x $root/usr/bin/apt-get ]]; then
+  base="$base, reused from an earlier run (--reuse)"
+else
   unmount_all
   if awk -v r="$root/" 'index($2, r) == 1 {f = 1} END {exit !f}' /proc/mounts; then
     echo "verify.sh: still mounted under $root; not removing it" >&2
@@ -61,7 +64,7 @@ if [[ $reuse -eq 0 || ! -x $root/usr/bin/apt-get ]]; then
   debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     { tail -20 "$work/debootstrap.log" >&2; exit 1; }
 fi
-note "base: debootstrap --variant=minbase $suite ($((SECONDS - start)) s)"
+note "base: $base ($((SECONDS - start)) s)"
 mount_in_root proc proc /proc nodev,noexec,nosuid
 mount_in_root devtmpfs dev /dev mode=0755
 mount_in_root devpts devpts /dev/pts gid=5,mode=620
@@ -102,7 +105,10 @@ if [[ $kind == cuda ]]; then
     lib=$(find /usr/lib -name "libtorch_cuda.so" -print -quit)
     syms=$(nm -D --undefined-only "$lib" | awk "{print \$2}" | grep "^cudnn" | sed "s/@.*//" | sort -u)
     printf "void %s(void) {}\n" $syms > /tmp/cudnn_stub.c
-    gcc -shared -fPIC -Wl,-soname,libcudnn.so.9 -o /usr/lib/x86_64-linux-gnu/libcudnn.so.9 /tmp/cudnn_stub.c
+    # LibTorch imports them versioned (cudnnCreate@libcudnn.so.9): give the stub that version.
+    echo "libcudnn.so.9 { global: *; };" > /tmp/cudnn_stub.map
+    gcc -shared -fPIC -Wl,-soname,libcudnn.so.9 -Wl,--version-script,/tmp/cudnn_stub.map \
+      -o /usr/lib/x86_64-linux-gnu/libcudnn.so.9 /tmp/cudnn_stub.c
     echo "$(echo "$syms" | wc -w) cudnn symbols stubbed"' | tee -a "$summary" >&2
 fi
 
