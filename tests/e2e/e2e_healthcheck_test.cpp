@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "tests/e2e/e2e_fixture.h"
+#include "tests/support/test_paths.h"
 
 namespace zh::e2e {
 namespace {
@@ -28,7 +29,7 @@ class E2eHealthcheck : public E2eTest {
 
   // Runs `zhbot healthcheck --config <config>`; its output goes to healthcheck.log.
   ExitStatus healthcheck(const std::filesystem::path& config) {
-    ChildProcess probe({ZH_ZHBOT_BIN, "healthcheck", "--config", config.string()},
+    ChildProcess probe({zh::test::zhbot_bin(), "healthcheck", "--config", config.string()},
                        dir_ / "healthcheck.log");
     const auto status = probe.wait_exit(10s);
     return status ? *status : probe.stop();
