@@ -27,7 +27,10 @@ flavour=()
 if [[ $cuda -eq 1 ]]; then flavour=(--cuda); fi
 bash deploy/install-deps.sh --image "${flavour[@]}"
 
-cmake_args=(-DZH_ARCH="${ZH_ARCH:-x86-64-v3}" -DZH_WERROR=OFF -DZH_BUILD_TESTS=OFF
+# No ccache: an image builds once. Also keeps the compile commands the same when verify.sh later
+# installs the developer packages (ccache among them) into the same tree to build the tests, so
+# zhbot's objects are not all rebuilt for a launcher change.
+cmake_args=(-DZH_ARCH="${ZH_ARCH:-x86-64-v3}" -DZH_WERROR=OFF -DZH_BUILD_TESTS=OFF -DZH_CCACHE=OFF
   -DCMAKE_INSTALL_PREFIX="$prefix")
 if [[ $cuda -eq 1 ]]; then
   # The image has no libcuda.so.1 (the host's driver is mounted in at run time), but LibTorch's

@@ -7,6 +7,11 @@
 #
 #   docker/verify.sh cpu|cuda [--reuse]   --reuse: keep the chroot and its build/ (faster re-runs)
 #
+# --reuse rebuilds only what changed in content: a source file whose bytes are the same as the
+# chroot's copy is left alone (its old mtime included), so a checkout, rebase or touch in the
+# working tree does not make ninja recompile it. An interrupted run (Ctrl-C, SIGTERM, SIGHUP)
+# stops every process it started inside the chroot before it unmounts; none keeps building.
+#
 # cuda: Debian's nvidia-cudnn is a downloader (it fetches cuDNN from NVIDIA while installing),
 # which needs NVIDIA's servers. A local dummy package stands in for it here, with a stub
 # libcudnn.so.9 that defines the symbols LibTorch imports (empty functions) so the link is still
@@ -25,7 +30,7 @@ esac
 [[ $(id -u) -eq 0 ]] || { echo "verify.sh: run as root (debootstrap, chroot)" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "verify.sh: apt-get install debootstrap" >&2; exit 1; }
 
-work=$PWD/build/verify-$kind
+work=$(pwd -P)/build/verify-$kind  # physical: compared with /proc/<pid>/root
 root=$work/root
 summary=$work/summary.txt
 mirror=${VERIFY_MIRROR:-http://deb.debian.org/debian}
@@ -35,15 +40,57 @@ mkdir -p "$work"
 : >"$summary"
 
 note() { echo "verify[$kind]: $*" | tee -a "$summary" >&2; }
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+
+# Long steps run in the background and are waited for: bash runs a trap only between commands,
+# so a foreground build would keep the script from reacting to SIGTERM until it finished.
+step_pid=
+run_step() {  # command...
+  "$@" &
+  step_pid=$!
+  local rc=0
+  wait "$step_pid" || rc=$?
+  step_pid=
+  return "$rc"
+}
+in_root() { run_step chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
   LANG=C.UTF-8 OPENBLAS_NUM_THREADS=1 ZH_BUILD_JOBS="${ZH_BUILD_JOBS:-2}" bash -c "$1"; }
+
+# The processes running inside the chroot (their root is it): a build's compilers, a test
+# binary and whatever it started, however they grouped themselves.
+chroot_pids() {
+  local p
+  for p in /proc/[0-9]*; do
+    [[ $(readlink "$p/root" 2>/dev/null) == "$root" ]] && echo "${p#/proc/}"
+  done
+  return 0
+}
+stop_started() {
+  if [[ -n $step_pid ]]; then kill -TERM "$step_pid" 2>/dev/null || true; fi
+  local pids tries
+  for tries in 1 2 3 4 5 6 7 8 9 10; do
+    pids=$(chroot_pids)
+    [[ -z $pids ]] && return 0
+    # shellcheck disable=SC2086  # one pid per word
+    kill -TERM $pids 2>/dev/null || true
+    sleep 0.5
+  done
+  # shellcheck disable=SC2086
+  kill -KILL $(chroot_pids) 2>/dev/null || true
+  sleep 0.5
+}
 
 # Every mount under the chroot, deepest first (also those a killed earlier run left behind).
 unmount_all() {
   awk -v r="$root/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r |
     while read -r m; do umount -l "$m"; done
 }
-trap unmount_all EXIT
+cleanup() {
+  stop_started
+  unmount_all
+}
+trap cleanup EXIT
+trap 'echo "verify.sh: interrupted; stopping what it started" >&2; exit 130' INT
+trap 'echo "verify.sh: terminated; stopping what it started" >&2; exit 143' TERM HUP
 mount_in_root() {  # type source target options
   mkdir -p "$root/$3"
   mount -t "$1" -o "$4" "$2" "$root/$3"
@@ -61,7 +108,7 @@ else
     exit 1
   fi
   rm -rf "$root"
-  debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+  run_step debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     { tail -20 "$work/debootstrap.log" >&2; exit 1; }
 fi
 note "base: $base ($((SECONDS - start)) s)"
@@ -73,16 +120,36 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 
 # ---- 2. the build context: what `COPY . .` sends (tracked and untracked files, .dockerignore
 # rules by git's ignore list, which excludes build/ and deploy/zhbot.env as well) ----
-# --reuse keeps src/build, so a re-run rebuilds only what changed.
-if [[ $reuse -eq 1 ]]; then
-  find "$root/src" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + 2>/dev/null || true
+# --reuse keeps src/build and replaces only the files whose content differs (see the header).
+context_files() {
+  git ls-files -z --cached --others --exclude-standard |
+    xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"'
+}
+if [[ $reuse -eq 1 && -d $root/src ]]; then
+  stage=$work/context
+  rm -rf "$stage" && mkdir -p "$stage"
+  context_files | tar -c --null -T - | tar -x -C "$stage"
+  changed=0
+  while IFS= read -r -d '' f; do
+    if [[ -L $stage/$f || -L $root/src/$f ]] || ! cmp -s "$stage/$f" "$root/src/$f"; then
+      mkdir -p "$(dirname "$root/src/$f")"
+      rm -rf "${root:?}/src/$f"
+      cp -a "$stage/$f" "$root/src/$f"
+      touch -h "$root/src/$f"  # newer than the objects built from the old content
+      changed=$((changed + 1))
+    fi
+  done < <(cd "$stage" && find . \( -type f -o -type l \) -printf '%P\0')
+  # Files gone from the context go from the copy too (src/build stays).
+  while IFS= read -r -d '' f; do
+    [[ -e $stage/$f || -L $stage/$f ]] || rm -f "${root:?}/src/$f"
+  done < <(cd "$root/src" && find . -path ./build -prune -o \( -type f -o -type l \) -printf '%P\0')
+  rm -rf "$stage"
+  note "build context: $changed file(s) changed since the last run"
 else
   rm -rf "$root/src"
+  mkdir -p "$root/src"
+  context_files | tar -c --null -T - | tar -x -C "$root/src"
 fi
-mkdir -p "$root/src"
-git ls-files -z --cached --others --exclude-standard |
-  xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' |
-  tar -c --null -T - | tar -x -C "$root/src"
 
 # ---- 3. cuda: the stand-in for the cuDNN downloader ----
 if [[ $kind == cuda ]]; then
