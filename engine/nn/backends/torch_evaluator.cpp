@@ -102,11 +102,11 @@ void set_threads(int threads) {
 }
 
 // TorchScript's profiling executor hands element-wise groups to the TensorExpr fuser, which on
-// the CPU compiles them with LLVM, at run time, for every new input shape it specialises on.
-// Upstream LibTorch is built without LLVM, so there this never happens; Debian 13's 2.6 is built
-// with it and turns CPU fusion on: its LLVM compile of the warm-up's kernel ran for more than
-// 15 minutes at full CPU (a bot that never finishes loading). Convolutions (oneDNN after
-// optimize_for_inference) are unaffected; CUDA fusion stays on.
+// the CPU compiles them with LLVM at run time, for each input shape it specialises on. Debian
+// 12's LibTorch 1.13 has no LLVM and never fuses on the CPU; Debian 13's 2.6 has it and fuses
+// by default (torch._C._jit_can_fuse_on_cpu(): False there, True here), and its compile of the
+// warm-up's kernel ran 10+ minutes at full CPU without finishing: a model that never loads.
+// Convolutions (oneDNN after optimize_for_inference) are unaffected; CUDA fusion stays on.
 // Set at every load (a process-wide flag; cheap), before the model's first run.
 void disable_cpu_fusion() { torch::jit::overrideCanFuseOnCPU(false); }
 
