@@ -66,16 +66,15 @@ chroot_pids() {
 }
 stop_started() {
   if [[ -n $step_pid ]]; then kill -TERM "$step_pid" 2>/dev/null || true; fi
-  local pids tries
-  for tries in 1 2 3 4 5 6 7 8 9 10; do
-    pids=$(chroot_pids)
-    [[ -z $pids ]] && return 0
-    # shellcheck disable=SC2086  # one pid per word
-    kill -TERM $pids 2>/dev/null || true
+  local pids=() _
+  for _ in 1 2 3 4 5 6 7 8 9 10; do  # TERM, up to 5 s for them to go, then KILL
+    mapfile -t pids < <(chroot_pids)
+    [[ ${#pids[@]} -eq 0 ]] && return 0
+    kill -TERM "${pids[@]}" 2>/dev/null || true
     sleep 0.5
   done
-  # shellcheck disable=SC2086
-  kill -KILL $(chroot_pids) 2>/dev/null || true
+  mapfile -t pids < <(chroot_pids)
+  [[ ${#pids[@]} -eq 0 ]] || kill -KILL "${pids[@]}" 2>/dev/null || true
   sleep 0.5
 }
 
