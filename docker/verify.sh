@@ -95,13 +95,15 @@ mount_in_root() {  # type source target options
   mount -t "$1" -o "$4" "$2" "$root/$3"
 }
 
+# What a killed earlier run (SIGKILL, a crash) may have left: processes in the chroot, mounts.
+cleanup
+
 # ---- 1. the image's base: Debian minbase, only the main component (as in debian:13) ----
 start=$SECONDS
 base="debootstrap --variant=minbase $suite"
 if [[ $reuse -eq 1 && -x $root/usr/bin/apt-get ]]; then
   base="$base, reused from an earlier run (--reuse)"
 else
-  unmount_all
   if awk -v r="$root/" 'index($2, r) == 1 {f = 1} END {exit !f}' /proc/mounts; then
     echo "verify.sh: still mounted under $root; not removing it" >&2
     exit 1
