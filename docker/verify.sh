@@ -59,10 +59,9 @@ in_root() { run_step chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbi
 # binary and whatever it started, however they grouped themselves.
 chroot_pids() {
   local p
-  for p in /proc/[0-9]*; do
-    [[ $(readlink "$p/root" 2>/dev/null) == "$root" ]] && echo "${p#/proc/}"
-  done
-  return 0
+  while IFS= read -r p; do
+    grep -q '^State:[[:space:]]*Z' "$p/status" 2>/dev/null || echo "${p#/proc/}"  # not zombies
+  done < <(find /proc -mindepth 2 -maxdepth 2 -name root -lname "$root" -printf '%h\n' 2>/dev/null)
 }
 stop_started() {
   if [[ -n $step_pid ]]; then kill -TERM "$step_pid" 2>/dev/null || true; fi
@@ -88,8 +87,10 @@ cleanup() {
   unmount_all
 }
 trap cleanup EXIT
-trap 'echo "verify.sh: interrupted; stopping what it started" >&2; exit 130' INT
-trap 'echo "verify.sh: terminated; stopping what it started" >&2; exit 143' TERM HUP
+# The messages go to the script's own stderr, not to the log a step has redirected it to.
+exec {stderr}>&2
+trap 'echo "verify.sh: interrupted; stopping what it started" >&"$stderr"; exit 130' INT
+trap 'echo "verify.sh: terminated; stopping what it started" >&"$stderr"; exit 143' TERM HUP
 mount_in_root() {  # type source target options
   mkdir -p "$root/$3"
   mount -t "$1" -o "$4" "$2" "$root/$3"
