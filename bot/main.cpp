@@ -12,5 +12,6 @@ int main(int argc, char** argv) {
   zh::cli::add_check_config_command(app);
   zh::cli::add_upgrade_account_command(app);
   zh::cli::add_run_command(app);
+  zh::cli::add_healthcheck_command(app);
   return zh::tools::run_main(app, argc, argv);
 }

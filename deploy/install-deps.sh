@@ -1,25 +1,133 @@
 #!/usr/bin/env bash
-# The one list of system packages zhbot needs to build, run and test (Debian 12).
-# Idempotent: checks first and only calls apt-get when something is missing.
-# Works as root or through sudo. Used by the Makefile, CI and the Dockerfiles.
+# The one list of system packages zhbot needs to build, run and test, for Debian 12 (bookworm,
+# LibTorch 1.13) and Debian 13 (trixie, LibTorch 2.6). Used by the Makefile, CI, the Dockerfiles
+# (docker/build.sh) and docker/verify.sh.
+#
+#   install-deps.sh              everything a developer or CI needs (build, tests, tools)
+#   install-deps.sh --image      only what building the zhbot binary needs (image build stage)
+#   install-deps.sh --runtime    only the shared libraries zhbot loads (slim runtime image)
+#   add --cuda                   LibTorch for CUDA instead of CPU (Debian 13 only: contrib and
+#                                non-free are enabled for it; accepts NVIDIA's cuDNN licence)
+#   add --print                  print the package list and exit (installs nothing)
+#
+# Idempotent: checks first and only calls apt-get when something is missing. Works as root or
+# through sudo.
 set -euo pipefail
 
-packages=(
-  # toolchain
-  g++ cmake ninja-build make pkg-config git ccache
-  # engine: LibTorch (CPU) and a fast BLAS for it
-  libtorch-dev libopenblas0 python3-torch
-  # bot: HTTP, JSON, logging, config, CLI, systemd notify
-  libcurl4-openssl-dev ca-certificates nlohmann-json3-dev libspdlog-dev libfmt-dev
-  libyaml-cpp-dev libcli11-dev libsystemd-dev
-  # tests and benchmarks: emulator HTTP server, unit tests, benchmarks, reference engine,
-  # systemd-analyze for the unit's hardening check
-  libcpp-httplib-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish systemd
-  # fuzzing (make fuzz): clang, libFuzzer and the sanitizer runtimes, llvm-symbolizer
-  clang libclang-rt-14-dev llvm
-  # scripts
-  python3 procps curl
-)
+usage() {
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+mode=dev
+cuda=0
+print_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --image) mode=image ;;
+    --runtime) mode=runtime ;;
+    --cuda) cuda=1 ;;
+    --print) print_only=1 ;;
+    -h | --help) usage ;;
+    *) echo "install-deps: unknown option '$arg'" >&2; usage ;;
+  esac
+done
+
+# ---- which Debian ----
+# shellcheck disable=SC1091
+. /etc/os-release
+case "${ID:-}:${VERSION_ID:-}" in
+  debian:12) codename=bookworm ;;
+  debian:13) codename=trixie ;;
+  *)
+    echo "install-deps: ${PRETTY_NAME:-this system} is not supported (Debian 12 or 13)" >&2
+    exit 1
+    ;;
+esac
+if [[ $cuda -eq 1 && $codename != trixie ]]; then
+  echo "install-deps: --cuda needs Debian 13: Debian 12 has no CUDA LibTorch package" >&2
+  exit 1
+fi
+
+# ---- package groups: one function per concern, so each can change on its own ----
+
+# Compiler and build tools.
+toolchain_packages() {
+  echo g++ cmake ninja-build make pkg-config git
+}
+
+# LibTorch for the engine's torch evaluator, and OpenBLAS as the BLAS behind it. The CUDA
+# LibTorch (contrib) replaces the CPU one (they conflict); nvidia-cuda-toolkit (non-free) gives
+# the CUDA headers and CMake modules that LibTorch's CMake package looks for.
+torch_build_packages() {
+  if [[ $cuda -eq 1 ]]; then
+    echo libtorch-cuda-dev nvidia-cuda-toolkit libopenblas0
+  else
+    echo libtorch-dev libopenblas0
+  fi
+}
+
+# The bot's libraries: HTTP client and server (health/metrics), JSON, logging, config, CLI.
+bot_build_packages() {
+  echo libcurl4-openssl-dev ca-certificates nlohmann-json3-dev libspdlog-dev libfmt-dev \
+    libyaml-cpp-dev libcli11-dev libcpp-httplib-dev libssl-dev libsystemd-dev
+}
+
+# Tests and benchmarks: unit tests, benchmarks, the reference engine, TorchScript test models
+# (python3-torch must match the LibTorch flavour: the CPU and CUDA builds conflict),
+# systemd-analyze for the unit's hardening check.
+test_packages() {
+  echo libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish systemd
+  if [[ $cuda -eq 1 ]]; then echo python3-torch-cuda; else echo python3-torch; fi
+}
+
+# Fuzzing (make fuzz): clang, libFuzzer and the sanitizer runtimes of the release's default
+# clang, llvm-symbolizer.
+fuzz_packages() {
+  case "$codename" in
+    bookworm) echo clang libclang-rt-14-dev llvm ;;
+    trixie) echo clang libclang-rt-19-dev llvm ;;
+  esac
+}
+
+# Developer tools: ccache (the build uses it when it is there; the images build once and do
+# without), the demo and tools/*.py, process tools the e2e tests use, and docker-compose (v1) so
+# the compose test can validate docker/compose*.yaml.
+tool_packages() {
+  echo ccache python3 procps curl docker-compose
+}
+
+# What the zhbot binary loads at run time (its readelf NEEDED entries, by package); the names
+# carry the library's ABI version, so they differ between releases.
+runtime_packages() {
+  echo ca-certificates libopenblas0 libsystemd0
+  case "$codename" in
+    bookworm) echo libcurl4 libspdlog1.10 libfmt9 libyaml-cpp0.7 libcpp-httplib0.11 libtorch1.13 ;;
+    trixie)
+      echo libcurl4t64 libspdlog1.15 libfmt10 libyaml-cpp0.8 libcpp-httplib0.18
+      if [[ $cuda -eq 1 ]]; then echo libtorch-cuda-2.6; else echo libtorch2.6; fi
+      ;;
+  esac
+}
+
+case "$mode" in
+  dev)
+    groups=(toolchain_packages torch_build_packages bot_build_packages test_packages fuzz_packages
+      tool_packages)
+    ;;
+  image) groups=(toolchain_packages torch_build_packages bot_build_packages) ;;
+  runtime) groups=(runtime_packages) ;;
+esac
+packages=()
+for group in "${groups[@]}"; do
+  read -ra words <<<"$("$group" | tr '\n' ' ')"
+  packages+=("${words[@]}")
+done
+
+if [[ $print_only -eq 1 ]]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,11 +140,62 @@ if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0
 fi
 
-echo "install-deps: installing ${missing[*]}" >&2
 sudo_cmd=()
 if [[ $(id -u) -ne 0 ]]; then
   sudo_cmd=(sudo)
 fi
+
+# The CUDA packages live in contrib (LibTorch CUDA) and non-free (CUDA toolkit, cuDNN). Add those
+# components in a file of our own rather than editing the system's sources.
+enable_contrib_non_free() {
+  local list=/etc/apt/sources.list.d/zhbot-contrib-non-free.sources
+  if [[ -e $list ]]; then return 0; fi
+  echo "install-deps: enabling contrib and non-free in $list (CUDA packages)" >&2
+  printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" \
+    "Suites: $codename $codename-updates" "Components: contrib non-free" \
+    "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+    "${sudo_cmd[@]}" tee "$list" >/dev/null
+}
+
+# nvidia-cudnn downloads cuDNN from NVIDIA when it is configured, after asking whether the NVIDIA
+# cuDNN licence is accepted. --cuda means yes: say it here, where it is decided, not through a
+# silent non-interactive default.
+accept_cudnn_licence() {
+  echo "install-deps: --cuda accepts the NVIDIA cuDNN License Agreement (nvidia-cudnn)" >&2
+  echo "nvidia-cudnn nvidia-cudnn/question select I Agree" | "${sudo_cmd[@]}" debconf-set-selections
+}
+
+# In a container the NVIDIA driver's libraries (libcuda.so.1, libnvidia-ml.so.1) must be the
+# host's: the NVIDIA Container Toolkit mounts them in at run time, matched to the host's kernel
+# module. Debian's packages of them in the image would be a second, possibly different driver
+# version beside those. So in the images (--image, --runtime) a placeholder package satisfies the
+# CUDA packages' dependencies on them instead (they ask for driver >= 550); the build links
+# against the CUDA toolkit's libcuda stub (docker/build.sh).
+install_host_driver_placeholder() {
+  if dpkg-query -W -f='${Status}' zhbot-host-nvidia-driver 2>/dev/null | grep -q "install ok installed"
+  then
+    return 0
+  fi
+  local dir
+  dir=$(mktemp -d)
+  mkdir -p "$dir/pkg/DEBIAN"
+  printf '%s\n' "Package: zhbot-host-nvidia-driver" "Version: 1.0" "Architecture: all" \
+    "Maintainer: zhbot <zhbot@localhost>" \
+    "Provides: libcuda.so.1 (= 550), libcuda-12.4-1, libcuda1-any, libnvidia-ml.so.1 (= 550)" \
+    "Description: placeholder: the NVIDIA driver libraries come from the host" \
+    " Mounted into the container by the NVIDIA Container Toolkit at run time." \
+    >"$dir/pkg/DEBIAN/control"
+  dpkg-deb --build "$dir/pkg" "$dir/zhbot-host-nvidia-driver.deb" >/dev/null
+  "${sudo_cmd[@]}" dpkg -i "$dir/zhbot-host-nvidia-driver.deb" >/dev/null
+  rm -rf "$dir"
+}
+
+echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [[ $cuda -eq 1 ]]; then
+  enable_contrib_non_free
+  accept_cudnn_licence
+  if [[ $mode != dev ]]; then install_host_driver_placeholder; fi
+fi
 "${sudo_cmd[@]}" apt-get update -q
 "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

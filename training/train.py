@@ -137,6 +137,9 @@ def main(argv=None):
     if args.device == "auto":
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     if distributed:
+        # PyTorch >= 2.4 asks for a libuv TCP store by default; Debian 13's 2.6 is built without
+        # libuv and refuses it. The classic store does the same job (1.13 ignores the variable).
+        os.environ.setdefault("USE_LIBUV", "0")
         torch.distributed.init_process_group("nccl" if args.device == "cuda" else "gloo")
     device = torch.device(args.device, int(os.environ.get("LOCAL_RANK", "0"))) \
         if args.device == "cuda" else torch.device("cpu")

@@ -11,5 +11,6 @@ namespace zh::cli {
 void add_check_config_command(CLI::App& app);
 void add_upgrade_account_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_healthcheck_command(CLI::App& app);
 
 }  // namespace zh::cli

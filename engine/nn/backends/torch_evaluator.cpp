@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/log.h"
+#include "engine/nn/backends/torch_cpu_fusion.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/model_path.h"
 #include "engine/nn/model_metadata.h"
@@ -99,6 +100,15 @@ void set_threads(int threads) {
   });
   at::set_num_threads(threads);
 }
+
+// TorchScript's profiling executor hands element-wise groups to the TensorExpr fuser, which on
+// the CPU compiles them with LLVM at run time, for each input shape it specialises on. Debian
+// 12's LibTorch 1.13 has no LLVM and never fuses on the CPU; Debian 13's 2.6 has it and fuses
+// by default (torch._C._jit_can_fuse_on_cpu(): False there, True here), and its compile of the
+// warm-up's kernel ran 10+ minutes at full CPU without finishing: a model that never loads.
+// Convolutions (oneDNN after optimize_for_inference) are unaffected; CUDA fusion stays on.
+// Set at every load (a process-wide flag; cheap), before the model's first run.
+void disable_cpu_fusion() { torch::jit::overrideCanFuseOnCPU(false); }
 
 struct Heads {
   at::Tensor value;
@@ -219,6 +229,7 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   m.info.precision = config.precision;
   m.info.threads = config.threads;
   set_threads(config.threads);
+  disable_cpu_fusion();
 
   torch::jit::ExtraFilesMap extra{{"zhbot.json", ""}};
   try {

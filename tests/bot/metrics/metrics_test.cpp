@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
+
+#include "bot/metrics/health_probe.h"
+
 namespace zh::bot {
 namespace {
 
@@ -77,6 +81,24 @@ TEST(HealthServer, BusyPortIsAClearError) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("metrics_port"), std::string::npos);
   }
+}
+
+TEST(HealthProbe, HealthyOnlyWhileTheServerAnswers200) {
+  Metrics m;
+  HealthServer server(m, 0);
+  server.start();
+  HealthProbeResult r = probe_health(server.port(), std::chrono::milliseconds(2000));
+  EXPECT_FALSE(r.healthy);
+  EXPECT_NE(r.detail.find("HTTP 503 event stream disconnected"), std::string::npos) << r.detail;
+  m.set_event_stream_connected(true);
+  r = probe_health(server.port(), std::chrono::milliseconds(2000));
+  EXPECT_TRUE(r.healthy) << r.detail;
+  EXPECT_NE(r.detail.find("HTTP 200 ok"), std::string::npos) << r.detail;
+  const int port = server.port();
+  server.stop();
+  r = probe_health(port, std::chrono::milliseconds(2000));
+  EXPECT_FALSE(r.healthy);
+  EXPECT_NE(r.detail.find("no answer"), std::string::npos) << r.detail;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The LibTorch backend against the Python reference outputs (tests/data/nn/reference.json,
 // made by make_test_data.py from the same tiny model), and its refusals of bad model files.
 #include "engine/nn/backends/torch_evaluator.h"
+#include "engine/nn/backends/torch_cpu_fusion.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -113,6 +114,15 @@ TEST(TorchEvaluatorTest, TheShippedNetworkIsTheDefaultAndLoads) {
   double sum = 0;
   for (const MovePrior& p : out[0].priors) sum += p.prior;
   EXPECT_NEAR(sum, 1.0, 1e-4);
+}
+
+// Debian 13's LibTorch 2.6 (built with LLVM) fuses on the CPU by default, and compiling the
+// fused warm-up kernel ran for minutes: loading a model must turn that off first.
+TEST(TorchEvaluatorTest, LoadingTurnsCpuFusionOff) {
+  torch::jit::overrideCanFuseOnCPU(true);  // as Debian 13's default
+  TorchEvaluator e(torch_config("tiny.pt"));
+  EXPECT_FALSE(torch::jit::canFuseOnCPU());
+  EXPECT_LT(e.info().load_seconds, 30.0);
 }
 
 TEST(TorchEvaluatorTest, MatchesPythonReferenceValuesAndPriors) {
