@@ -1,7 +1,5 @@
 #include "engine/evaluator_options.h"
 
-#include <algorithm>
-
 #include "engine/option_table.h"
 
 namespace zh {
@@ -13,10 +11,7 @@ constexpr const char* kShippedModel = "zhbot-net-1.pt";
 
 // The network where this program can run one; a build without LibTorch plays with the
 // hand-written evaluator (and the daemon says so at start).
-const char* default_backend() {
-  const std::vector<std::string> names = evaluator_backends();
-  return std::find(names.begin(), names.end(), "torch") != names.end() ? "torch" : "material";
-}
+const char* default_backend() { return has_evaluator_backend("torch") ? "torch" : "material"; }
 
 // Built on use: the backend choices are the ones this program registered ("torch" only when
 // linked), which static registration may add after this file's own initialisation.

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
@@ -11,7 +10,6 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "bot/cli/commands.h"
 #include "bot/config/config_file.h"
@@ -41,8 +39,7 @@ LoadedEvaluator build_evaluator(const Options& options) {
     for (const auto& w : loaded.warnings) spdlog::error("{}", w);
     spdlog::error("**************************************************************************");
   }
-  const std::vector<std::string> backends = evaluator_backends();
-  if (std::find(backends.begin(), backends.end(), "torch") == backends.end())
+  if (!has_evaluator_backend("torch"))
     spdlog::warn(
         "this zhbot is built without LibTorch: playing with the '{}' evaluator, far weaker than "
         "the shipped network (rebuild with LibTorch: deploy/install-deps.sh, then make)",

@@ -67,6 +67,11 @@ std::vector<std::string> evaluator_backends() {
   return names;
 }
 
+bool has_evaluator_backend(const std::string& name) {
+  const std::vector<std::string> names = evaluator_backends();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config) {
   if (config.prior_temperature <= 0.0f)
     throw std::runtime_error("prior temperature must be > 0 (got " +

@@ -27,6 +27,8 @@ std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config);
 
 // Names make_evaluator() accepts in this program, in a stable order.
 std::vector<std::string> evaluator_backends();
+// Whether make_evaluator() accepts `name` here ("torch" only where LibTorch is linked).
+bool has_evaluator_backend(const std::string& name);
 
 // For optional backend libraries: adds a factory under `name` (replacing any earlier one).
 // Returns true so it can initialise a static registrar.

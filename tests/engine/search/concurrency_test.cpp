@@ -42,28 +42,29 @@ TEST(SearchConcurrency, StopAndReuseWhileThreadsRun) {
   }
 }
 
+// Plays `moves` moves of 300-playout searches onto `g`, each search complete.
+void play_searched_moves(Search& search, Game& g, const SearchParams& p, int moves) {
+  for (int move = 0; move < moves; ++move) {
+    const auto s = run_search(search, g, p, 300);
+    EXPECT_EQ(s.playouts, 300);
+    g.play(s.children[s.best].move);
+  }
+}
+
 TEST(SearchConcurrency, WorkerThreadsAreCreatedOnceAndWokenForEverySearch) {
   auto evaluator = std::make_shared<test::ThreadRecordingEvaluator>();
   Search search(evaluator);
   Game g;
   SearchParams p = default_params(2);
   p.batch_size = 4;
-  for (int move = 0; move < 8; ++move) {
-    const auto s = run_search(search, g, p, 300);
-    EXPECT_EQ(s.playouts, 300);
-    g.play(s.children[s.best].move);
-  }
+  play_searched_moves(search, g, p, 8);
   // The root expansions run on the caller; every other evaluation on the same two workers.
   EXPECT_EQ(search.worker_threads(), 2);
   EXPECT_LE(evaluator->threads_seen(), 3u);
 
   // More threads than before grow the pool by one; fewer leave the extra one asleep.
   p.threads = 3;
-  for (int move = 0; move < 3; ++move) {
-    const auto s = run_search(search, g, p, 300);
-    EXPECT_EQ(s.playouts, 300);
-    g.play(s.children[s.best].move);
-  }
+  play_searched_moves(search, g, p, 3);
   EXPECT_EQ(search.worker_threads(), 3);
   EXPECT_LE(evaluator->threads_seen(), 4u);
   p.threads = 1;

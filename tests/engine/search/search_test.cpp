@@ -27,6 +27,15 @@ std::uint32_t child_visit_sum(const SearchSnapshot& s) {
   return sum;
 }
 
+// Searches the start position for 3000 playouts and plays the first two moves of its PV onto
+// `g`: a position whose subtree the tree-reuse tests keep. Call under ASSERT_NO_FATAL_FAILURE.
+void search_and_play_two_pv_moves(Search& search, Game& g, SearchSnapshot& first) {
+  first = run_search(search, g, default_params(), 3000);
+  ASSERT_GE(first.pv.size(), 2u);
+  g.play(first.pv[0]);
+  g.play(first.pv[1]);
+}
+
 TEST(Search, PlayoutLimitIsExactAndVisitsAddUp) {
   Search search(uniform());
   const auto s = run_search(search, Game(), default_params(), 1000);
@@ -130,10 +139,8 @@ TEST(Search, RepeatingAGamePositionIsADraw) {
 TEST(Search, TreeReuseKeepsTheSubtreeOfTheMovesPlayed) {
   Search search(uniform());
   Game g;
-  const auto s = run_search(search, g, default_params(), 3000);
-  ASSERT_GE(s.pv.size(), 2u);
-  g.play(s.pv[0]);
-  g.play(s.pv[1]);
+  SearchSnapshot s;
+  ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
   const std::uint32_t kept = search.set_game(g, default_params());
   EXPECT_GT(kept, 1u);
   EXPECT_EQ(search.snapshot().root_visits, kept);
@@ -154,10 +161,8 @@ TEST(Search, TreeReuseKeepsTheSubtreeOfTheMovesPlayed) {
 TEST(Search, TreeReuseOnlyUnlinksAndTheNextSearchFreesTheRest) {
   Search search(uniform());
   Game g;
-  const auto s = run_search(search, g, default_params(), 3000);
-  ASSERT_GE(s.pv.size(), 2u);
-  g.play(s.pv[0]);
-  g.play(s.pv[1]);
+  SearchSnapshot s;
+  ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
   const std::uint32_t kept = search.set_game(g, default_params());
   ASSERT_LT(kept, 1500u);
   // Nothing freed yet: the caller (the bot's move path) did not wait for it.
@@ -173,9 +178,8 @@ TEST(Search, TreeReuseOnlyUnlinksAndTheNextSearchFreesTheRest) {
 TEST(Search, GarbageInTheWayOfTheNodeCapIsFreedInsteadOfStopping) {
   Search search(uniform());
   Game g;
-  const auto s = run_search(search, g, default_params(), 3000);
-  g.play(s.pv[0]);
-  g.play(s.pv[1]);
+  SearchSnapshot s;
+  ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
   SearchParams capped = default_params();
   capped.max_tree_nodes = 2500;  // the old tree alone is above it
   search.set_game(g, capped);
