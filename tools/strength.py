@@ -12,8 +12,8 @@ Engine specs:
                           and nn_threads 1: one core per side), ponder off
   fsf[:nodes=N|depth=D|skill=S]  Fairy-Stockfish 11.1, Threads 1, Hash 16; nodes/depth bound
                           every move, skill sets its Skill Level (clock-limited)
-Each opening is played twice, colours swapped. Clocks are kept here (time + increment); a
-side whose clock runs out loses. Results are appended to a JSONL file as games finish, so an
+Each opening is played twice, colours swapped. Clocks are kept here, in lichess notation
+(1+1: one minute on each clock plus one second a move); a side whose clock runs out loses. Results are appended to a JSONL file as games finish, so an
 interrupted match resumes where it stopped. Illegal moves, time forfeits and crashes are
 counted and must be 0. Lichess crazyhouse rules: mate, stalemate, fivefold repetition; no
 50-move rule; a game still running at --max-plies is adjudicated a draw.
@@ -27,7 +27,7 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_match import FAIRY, Engine, bestmove_of, parse_tc  # noqa: E402
+from uci_match import FAIRY, Engine, bestmove_of  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OPENINGS = os.path.join(ROOT, "tools", "openings", "zh-balanced.epd")
@@ -100,8 +100,20 @@ class Referee(Engine):
         return legal, fen, bool(checkers)
 
 
+def parse_lichess_tc(tc):
+    """Lichess notation: "1+1" is 1 minute on each clock plus 1 second a move; returns ms."""
+    base, sep, inc = tc.partition("+")
+    try:
+        base_ms, inc_ms = round(float(base) * 60000), round(float(inc) * 1000)
+    except ValueError:
+        base_ms = inc_ms = -1
+    if not sep or base_ms < 0 or inc_ms < 0 or base_ms + inc_ms == 0:
+        raise SystemExit("--tc %r: want MINUTES+SECONDS as on lichess, e.g. 1+1 or 0.5+0" % tc)
+    return base_ms, inc_ms
+
+
 def play_game(white, black, opening, tc, max_plies, referee):
-    base, inc = parse_tc(tc)
+    base, inc = parse_lichess_tc(tc)
     clock = {"w": base, "b": base}
     moves, seen = [], Counter()
     for p in (white, black):
@@ -184,6 +196,13 @@ def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):
     if os.path.exists(out):
         with open(out) as f:
             done = [json.loads(l) for l in f if l.strip()]
+    clock_ms = list(parse_lichess_tc(tc))
+    stale = [r["game"] for r in done if r.get("tc_ms") != clock_ms]
+    if stale:
+        # Games from another control (or from before the clocks were read as lichess's
+        # minutes) must not be pooled with these: say so rather than resume.
+        raise SystemExit("%s holds games at another time control than %s (%s ms); move it away"
+                         % (out, tc, clock_ms))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     referee = Referee()
     try:
@@ -198,7 +217,7 @@ def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):
             pa.quit()
             pb.quit()
             record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
-                      "tc": tc, "result": result, "reason": reason, "plies": len(moves),
+                      "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason, "plies": len(moves),
                       "seconds": round(time.time() - started, 1), "clock_ms": clock,
                       "moves": " ".join(moves)}
             with open(out, "a") as f:
@@ -233,12 +252,13 @@ def main():
     ap.add_argument("--b", help="its opponent (match)")
     ap.add_argument("--zhbot", default=os.path.join(ROOT, "build", "default", "bot", "zhbot"))
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--tc", default="1+1")
+    ap.add_argument("--tc", default="1+1",
+                    help="lichess notation: minutes on each clock + seconds a move")
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--openings", default=DEFAULT_OPENINGS)
     ap.add_argument("--out", help="results file (match)")
     ap.add_argument("--dir", default=os.path.join(ROOT, "build", "strength", "ladder"))
-    ap.add_argument("--confirm-tc", default="3+2")
+    ap.add_argument("--confirm-tc", default="3+2", help="the confirmation's --tc")
     args = ap.parse_args()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     openings = load_openings(args.openings)
