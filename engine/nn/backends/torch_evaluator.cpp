@@ -101,6 +101,18 @@ void set_threads(int threads) {
   at::set_num_threads(threads);
 }
 
+// OpenMP keeps the thread count per calling thread, and at::set_num_threads() at load sets it
+// for the loading thread. LibTorch 1.13 passed it on to other threads at their first parallel
+// region; 2.6 does not, so the InferenceService's thread ran every forward with one OpenMP worker
+// per core (measured on 2 cores with 2.6: the service path at 0.2-0.4x of the raw forward, where
+// OMP_NUM_THREADS=1 or this call gives 0.9-1.0x). Applied once on every thread that runs the net.
+void use_threads_on_this_thread(int threads) {
+  thread_local int applied = 0;
+  if (applied == threads) return;
+  at::set_num_threads(threads);
+  applied = threads;
+}
+
 // TorchScript's profiling executor hands element-wise groups to the TensorExpr fuser, which on
 // the CPU compiles them with LLVM at run time, for each input shape it specialises on. Debian
 // 12's LibTorch 1.13 has no LLVM and never fuses on the CPU; Debian 13's 2.6 has it and fuses
@@ -169,6 +181,7 @@ struct TorchEvaluator::Impl {
 
   // One forward pass on an encoded CPU batch; returns the heads, still on the device.
   Heads forward(const at::Tensor& cpu_input) const {
+    use_threads_on_this_thread(info.threads);
     at::Tensor x = cpu_input;
     if (device.is_cuda()) x = x.to(device, /*non_blocking=*/false);
     if (dtype != torch::kFloat) x = x.to(dtype);
@@ -344,6 +357,7 @@ std::function<void()> TorchEvaluator::make_raw_forward(std::span<const float> pl
   if (impl_->dtype != torch::kFloat) x = x.to(impl_->dtype);
   const Impl* impl = impl_.get();
   return [impl, x] {
+    use_threads_on_this_thread(impl->info.threads);
     c10::InferenceMode guard;
     std::vector<c10::IValue> args{x};
     const c10::IValue out = impl->module.forward(std::move(args));

@@ -3,6 +3,7 @@
 #include "engine/nn/backends/torch_evaluator.h"
 #include "engine/nn/backends/torch_cpu_fusion.h"
 
+#include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -123,6 +124,22 @@ TEST(TorchEvaluatorTest, LoadingTurnsCpuFusionOff) {
   TorchEvaluator e(torch_config("tiny.pt"));
   EXPECT_FALSE(torch::jit::canFuseOnCPU());
   EXPECT_LT(e.info().load_seconds, 30.0);
+}
+
+// OpenMP's thread count is per calling thread; LibTorch 2.6 does not carry the load's setting to
+// other threads, so an inference thread ran with one OpenMP worker per core (3-5x slower on a
+// shared 2-core machine). Every thread that evaluates must run with the configured count.
+TEST(TorchEvaluatorTest, ThreadsStartedAfterTheLoadUseTheConfiguredThreadCount) {
+  TorchEvaluator e(torch_config("tiny.pt"));  // threads: 1
+  ASSERT_EQ(e.info().threads, 1);
+  const auto refs = references();
+  std::thread worker([&] {
+    at::set_num_threads(2);  // what a fresh thread inherits from OpenMP on a 2-core machine
+    evaluate_all(e, refs);
+    EXPECT_EQ(at::get_num_threads(), 1);
+  });
+  worker.join();
+  at::set_num_threads(1);  // LibTorch 1.13 also keeps it process-wide: leave it as it was
 }
 
 TEST(TorchEvaluatorTest, MatchesPythonReferenceValuesAndPriors) {
