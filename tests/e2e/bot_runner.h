@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "tests/e2e/child_process.h"
 
@@ -22,6 +23,9 @@ class BotSettings {
   explicit BotSettings(const std::string& base_url);
 
   BotSettings& set(const std::string& section, const std::string& key, const std::string& value);
+  // The value as a YAML double-quoted string (paths, URLs).
+  BotSettings& set_quoted(const std::string& section, const std::string& key,
+                          std::string_view value);
   // No mate-in-one check and no solver: the search runs its full budget even when it sees a
   // mate, so a test can control how long a move or a game takes.
   BotSettings& without_mate_search();

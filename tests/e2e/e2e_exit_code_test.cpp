@@ -38,7 +38,7 @@ TEST_F(E2eExitCode, AModelThatCannotBeLoadedExits78NamingTheFile) {
   std::ofstream(corrupt) << "not a TorchScript archive";
   for (const std::filesystem::path& model : {dir_ / "missing-net.pt", corrupt}) {
     BotSettings s = settings();
-    s.set("evaluator", "backend", "torch").set("evaluator", "model", "\"" + model.string() + "\"");
+    s.set("evaluator", "backend", "torch").set_quoted("evaluator", "model", model.string());
     BotProcess& bot = start_bot(s);
     const ExitStatus status = exit_of(bot);
     EXPECT_TRUE(status.exited && status.code == kExitConfig) << status.describe();
@@ -53,7 +53,7 @@ TEST_F(E2eExitCode, TheMaterialFallbackIsAnExplicitChoice) {
   start_emulator();
   BotSettings s = settings();
   s.set("evaluator", "backend", "torch")
-      .set("evaluator", "model", "\"" + (dir_ / "missing-net.pt").string() + "\"")
+      .set_quoted("evaluator", "model", (dir_ / "missing-net.pt").string())
       .set("evaluator", "fallback", "material");
   BotProcess& bot = start_bot(s);
   EXPECT_TRUE(bot.wait_log("logged in", 30s)) << bot.log();

@@ -55,8 +55,8 @@ Emulator& E2eTest::start_emulator(std::vector<std::string> extra_args) {
 
 BotSettings E2eTest::settings() const {
   BotSettings s(emu_->base_url());
-  s.set("game", "pgn_dir", "\"" + (dir_ / "pgn").string() + "\"");
-  s.set("operations", "state_dir", "\"" + (dir_ / "state").string() + "\"");
+  s.set_quoted("game", "pgn_dir", (dir_ / "pgn").string());
+  s.set_quoted("operations", "state_dir", (dir_ / "state").string());
   return s;
 }
 

@@ -115,8 +115,8 @@ int run(const SoakOptions& o) {
   BotSettings s(emu.base_url());
   s.set("challenge", "max_concurrent_games", std::to_string(o.concurrency))
       .set("challenge", "max_games_per_opponent", "1")
-      .set("game", "pgn_dir", "\"" + (dir / "pgn").string() + "\"")
-      .set("operations", "state_dir", "\"" + (dir / "state").string() + "\"")
+      .set_quoted("game", "pgn_dir", (dir / "pgn").string())
+      .set_quoted("operations", "state_dir", (dir / "state").string())
       .set("game", "human_min_think_ms", "200")
       .set("game", "ponder", "on")
       // The real clock-driven budget (no tree cap): losing on time must be impossible, not
