@@ -5,10 +5,30 @@
 
 #include <algorithm>
 #include <cstring>
-#include <regex>
+#include <optional>
+#include <string_view>
 
 namespace zh::datagen {
 namespace fs = std::filesystem;
+
+namespace {
+
+// The number of a shard file named <prefix>-<digits>.zhrec or <prefix>-<digits>.zhrec.tmp;
+// nothing for any other name, or for a number too long to be one this writer made.
+std::optional<int> shard_number(std::string_view file, std::string_view prefix) {
+  if (!file.starts_with(prefix) || file.substr(prefix.size()).substr(0, 1) != "-")
+    return std::nullopt;
+  file.remove_prefix(prefix.size() + 1);
+  std::size_t digits = 0;
+  while (digits < file.size() && file[digits] >= '0' && file[digits] <= '9') ++digits;
+  const std::string_view rest = file.substr(digits);
+  if (digits == 0 || digits > 9 || (rest != ".zhrec" && rest != ".zhrec.tmp")) return std::nullopt;
+  int number = 0;
+  for (const char c : file.substr(0, digits)) number = number * 10 + (c - '0');
+  return number;
+}
+
+}  // namespace
 
 ShardWriter::ShardWriter(fs::path dir, std::string prefix, std::size_t records_per_shard,
                          float policy_temperature_cp)
@@ -18,13 +38,9 @@ ShardWriter::ShardWriter(fs::path dir, std::string prefix, std::size_t records_p
       temperature_(policy_temperature_cp) {
   fs::create_directories(dir_);
   // Continue after the highest number present (complete or temporary): never overwrite.
-  const std::regex name(
-      std::regex_replace(prefix_, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-      R"(-(\d+)\.zhrec(\.tmp)?)");
   for (const auto& entry : fs::directory_iterator(dir_)) {
-    std::smatch m;
-    const std::string file = entry.path().filename().string();
-    if (std::regex_match(file, m, name)) next_number_ = std::max(next_number_, std::stoi(m[1]) + 1);
+    if (const auto n = shard_number(entry.path().filename().string(), prefix_))
+      next_number_ = std::max(next_number_, *n + 1);
   }
 }
 

@@ -66,6 +66,19 @@ TEST(ShardIo, ANewRunAddsShardsAndOverwritesNone) {
   EXPECT_EQ(read_shard(shards[1]).size(), 3u);
 }
 
+// A new writer numbers after its own prefix's shards, finished or left open by a killed run,
+// and ignores every other name: no crash on a number too long for an int, no prefix taken as
+// a pattern.
+TEST(ShardIo, NumberingContinuesAfterOwnShardsOnly) {
+  const fs::path dir = fresh_dir("numbering");
+  for (const char* name : {"a+b-000003.zhrec", "a+b-000007.zhrec.tmp", "aab-000042.zhrec",
+                           "a+b-99999999999999.zhrec", "a+b-000050.zhrec.bak", "a+b-.zhrec",
+                           "a+b-0x20.zhrec", "a+b000060.zhrec"})
+    std::ofstream(dir / name) << "x";
+  { ShardWriter(dir, "a+b", 100, 0.0f).add_game(game(1, 2)); }
+  EXPECT_TRUE(fs::exists(dir / "a+b-000008.zhrec"));
+}
+
 TEST(ShardIo, AnOpenShardIsNotVisibleUnderAShardName) {
   const fs::path dir = fresh_dir("tmp");
   ShardWriter w(dir, "t", 100, 0.0f);
