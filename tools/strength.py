@@ -13,9 +13,9 @@ Engine specs:
   fsf[:nodes=N|depth=D|skill=S]  Fairy-Stockfish 11.1, Threads 1, Hash 16; nodes/depth bound
                           every move, skill sets its Skill Level (clock-limited)
 Each opening is played twice, colours swapped. Clocks are kept here, in lichess notation
-(1+1: one minute on each clock plus one second a move); a side whose clock runs out loses. Results are appended to a JSONL file as games finish, so an
-interrupted match resumes where it stopped. Illegal moves, time forfeits and crashes are
-counted and must be 0. Lichess crazyhouse rules: mate, stalemate, fivefold repetition; no
+(1+1: one minute on each clock plus one second a move); a side whose clock runs out loses.
+Results are appended to a JSONL file as games finish, so an interrupted match resumes where it
+stopped. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse rules: mate, stalemate, fivefold repetition; no
 50-move rule; a game still running at --max-plies is adjudicated a draw.
 """
 import argparse
@@ -112,8 +112,8 @@ def parse_lichess_tc(tc):
     return base_ms, inc_ms
 
 
-def play_game(white, black, opening, tc, max_plies, referee):
-    base, inc = parse_lichess_tc(tc)
+def play_game(white, black, opening, clock_ms, max_plies, referee):
+    base, inc = clock_ms
     clock = {"w": base, "b": base}
     moves, seen = [], Counter()
     for p in (white, black):
@@ -212,12 +212,13 @@ def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):
             pa, pb = Player(a, zhbot), Player(b, zhbot)
             white, black = (pa, pb) if a_white else (pb, pa)
             started = time.time()
-            (result, reason), moves, clock = play_game(white, black, opening, tc, max_plies,
-                                                       referee)
+            (result, reason), moves, clock = play_game(white, black, opening, clock_ms,
+                                                       max_plies, referee)
             pa.quit()
             pb.quit()
             record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
-                      "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason, "plies": len(moves),
+                      "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason,
+                      "plies": len(moves),
                       "seconds": round(time.time() - started, 1), "clock_ms": clock,
                       "moves": " ".join(moves)}
             with open(out, "a") as f:

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -14,17 +15,16 @@ namespace fs = std::filesystem;
 namespace {
 
 // The number of a shard file named <prefix>-<digits>.zhrec or <prefix>-<digits>.zhrec.tmp;
-// nothing for any other name, or for a number too long to be one this writer made.
+// nothing for any other name, or for a number that does not fit an int.
 std::optional<int> shard_number(std::string_view file, std::string_view prefix) {
   if (!file.starts_with(prefix) || file.substr(prefix.size()).substr(0, 1) != "-")
     return std::nullopt;
   file.remove_prefix(prefix.size() + 1);
-  std::size_t digits = 0;
-  while (digits < file.size() && file[digits] >= '0' && file[digits] <= '9') ++digits;
-  const std::string_view rest = file.substr(digits);
-  if (digits == 0 || digits > 9 || (rest != ".zhrec" && rest != ".zhrec.tmp")) return std::nullopt;
+  if (file.empty() || file[0] < '0' || file[0] > '9') return std::nullopt;  // no sign
   int number = 0;
-  for (const char c : file.substr(0, digits)) number = number * 10 + (c - '0');
+  const auto [end, ec] = std::from_chars(file.data(), file.data() + file.size(), number);
+  const std::string_view rest(end, static_cast<std::size_t>(file.data() + file.size() - end));
+  if (ec != std::errc() || (rest != ".zhrec" && rest != ".zhrec.tmp")) return std::nullopt;
   return number;
 }
 
