@@ -15,8 +15,9 @@ Engine specs:
 Each opening is played twice, colours swapped. Clocks are kept here, in lichess notation
 (1+1: one minute on each clock plus one second a move); a side whose clock runs out loses.
 Results are appended to a JSONL file as games finish, so an interrupted match resumes where it
-stopped. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse rules: mate, stalemate, fivefold repetition; no
-50-move rule; a game still running at --max-plies is adjudicated a draw.
+stopped. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse
+rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still running at
+--max-plies is adjudicated a draw.
 """
 import argparse
 import json
