@@ -8,6 +8,10 @@ namespace zh {
 
 namespace {
 
+// With the defaults (50, late game from move 40) the plan ends at 11 moves to go; this floor
+// only changes configurations whose expected length falls under late_game_move + 10.
+constexpr int kMinMovesToGo = 10;
+
 const OptionTable<TimeParams> kOptions{
     "time",
     {
@@ -78,7 +82,9 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
   if (limits.movestogo > 0) {
     t = remaining / limits.movestogo + inc;
   } else if (move.move_number < p.late_game_move) {
-    t = remaining / std::max(1, p.expected_game_length - move.move_number) + inc;
+    // Never plan fewer than kMinMovesToGo moves: an expected length set under late_game_move
+    // would otherwise, near its end, plan to spend the whole clock on one move.
+    t = remaining / std::max(kMinMovesToGo, p.expected_game_length - move.move_number) + inc;
   } else {
     t = remaining * p.late_game_fraction + inc;
   }

@@ -46,6 +46,18 @@ TEST(TimeManager, Blitz3Plus2) {
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 39)).target_ms, 6554);
 }
 
+TEST(TimeManager, AShortExpectedGameNeverPlansTheWholeClock) {
+  // expected_game_length 30 with the late game from move 40: at move 29 the plan used to be
+  // 60000 / 1, the whole clock less the floor. It keeps ten moves to go.
+  TimeParams p = TimeParams::defaults();
+  p.expected_game_length = 30;
+  TimeManager tm(p, 1);
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 29)).target_ms, 60000 / 10 + 1400 - 300);
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 35)).target_ms, 60000 / 10 + 1400 - 300);
+  // Earlier on the expected length still rules: 60000 / (30 - 10) + 1400 - 300.
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 10)).target_ms, 4100);
+}
+
 TEST(TimeManager, Rapid15Plus10) {
   TimeManager tm(TimeParams::defaults(), 1);
   // 900000 / 50 + 7000 - 300.
