@@ -20,6 +20,7 @@ rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still runni
 --max-plies is adjudicated a draw.
 """
 import argparse
+import fcntl
 import json
 import math
 import os
@@ -49,6 +50,7 @@ class Player:
 
     def __init__(self, spec, zhbot):
         self.spec = spec
+        self.last_lines = []
         self.kind, self.opts = parse_spec(spec)
         if self.kind == "zhbot":
             self.engine = Engine(spec, [zhbot, "uci"])
@@ -70,7 +72,8 @@ class Player:
             e.send("go depth %s" % self.opts["depth"])
         else:
             e.send("go wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"], inc, inc))
-        line, _ = e.read_until("bestmove")
+        line, lines = e.read_until("bestmove")
+        self.last_lines = lines[-30:]  # kept for the record of an illegal move
         return bestmove_of(line)[0]
 
     def new_game(self):
@@ -143,6 +146,7 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
             return (loser, "time forfeit: %s" % mover.spec), moves, clock
         clock[side] += inc
         if move not in legal:
+            mover.failed = True
             return (loser, "illegal move: %s played %s" % (mover.spec, move)), moves, clock
         moves.append(move)
 
@@ -168,7 +172,7 @@ def summarize(results, a):
             x = 1.0 if (r["result"] == "1-0") == a_white else 0.0
         xs.append(x)
         for kind in ("illegal move", "time forfeit", "crash"):
-            if r["reason"].startswith(kind) and a in r["reason"]:
+            if r["reason"].startswith(kind + ": ") and failed_side(r["reason"]) == a:
                 fails[kind] += 1
     n = len(xs)
     if n == 0:
@@ -176,6 +180,15 @@ def summarize(results, a):
     mean = sum(xs) / n
     low, high = wilson_interval(mean, n)
     return n, mean, elo(mean), elo(low), elo(high), fails
+
+
+def failed_side(reason):
+    """The engine spec a failure names: "illegal move: SPEC played M", "time forfeit: SPEC",
+    "crash: SPEC (why)". Compared whole, so "zhbot" is not blamed for "zhbot:model=..."."""
+    spec = reason.split(": ", 1)[1]
+    for end in (" played ", " ("):
+        spec = spec.split(end, 1)[0]
+    return spec
 
 
 def wilson_interval(score, n, z=1.96):
@@ -192,19 +205,56 @@ def elo(score):
     return -400 * math.log10(1 / s - 1)
 
 
-def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):
-    done = []
-    if os.path.exists(out):
-        with open(out) as f:
-            done = [json.loads(l) for l in f if l.strip()]
+def load_results(path):
+    """The game records of a results file; a line that is not a record stops with its place
+    (a hand-edited or truncated file must not be pooled or overwritten blindly)."""
+    records = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as e:
+                raise SystemExit("%s:%d: not a game record (%s); mend or move the file away"
+                                 % (path, number, e))
+            if not isinstance(record, dict) or "result" not in record:
+                raise SystemExit("%s:%d: not a game record (no result); mend or move the file"
+                                 " away" % (path, number))
+            records.append(record)
+    return records
+
+
+def log_line(text):
+    print(text, flush=True)  # a match's log is usually a file that someone is watching
+
+
+def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=log_line):
     clock_ms = list(parse_lichess_tc(tc))
-    stale = [r["game"] for r in done if r.get("tc_ms") != clock_ms]
-    if stale:
-        # Games from another control (or from before the clocks were read as lichess's
-        # minutes) must not be pooled with these: say so rather than resume.
-        raise SystemExit("%s holds games at another time control than %s (%s ms); move it away"
-                         % (out, tc, clock_ms))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "a") as results:
+        try:
+            # One writer per results file: two matches appending to it would number their
+            # games alike and pool them.
+            fcntl.flock(results, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SystemExit("%s: another match is writing this file; wait for it or choose "
+                             "another --out" % out)
+        done = load_results(out)
+        stale = [r["game"] for r in done if r.get("tc_ms") != clock_ms]
+        if stale:
+            # Games from another control (or from before the clocks were read as lichess's
+            # minutes) must not be pooled with these: say so rather than resume.
+            raise SystemExit("%s holds games at another time control than %s (%s ms); move it "
+                             "away" % (out, tc, clock_ms))
+        play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_plies, log)
+    return done
+
+
+def play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_plies, log):
+    """Plays games len(done)..games-1, appending each record to `results` and to `done`."""
+    if len(done) >= games:
+        return
     referee = Referee()
     try:
         for g in range(len(done), games):
@@ -217,30 +267,64 @@ def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=print):
                                                        max_plies, referee)
             pa.quit()
             pb.quit()
+            failed = [p for p in (pa, pb) if getattr(p, "failed", False)]
             record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
                       "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason,
                       "plies": len(moves),
                       "seconds": round(time.time() - started, 1), "clock_ms": clock,
                       "moves": " ".join(moves)}
-            with open(out, "a") as f:
-                f.write(json.dumps(record) + "\n")
+            if failed:  # what the engine said before its illegal move, for the bug report
+                record["engine_output"] = failed[0].last_lines
+            results.write(json.dumps(record) + "\n")
+            results.flush()
             done.append(record)
             n, s, e, lo, hi, _ = summarize(done, a)
-            log("game %d/%d: %s - %s %s (%s, %d plies) | %s: %.1f/%d = %.1f%%, Elo %+.0f [%+.0f, %+.0f]"
+            log("game %d/%d: %s - %s %s (%s, %d plies) | %s: %.1f/%d = %.1f%%, "
+                "Elo %+.0f [%+.0f, %+.0f]"
                 % (g + 1, games, white.spec, black.spec, result, reason, len(moves), a,
                    s * n, n, 100 * s, e, lo, hi))
     finally:
         referee.quit()
-    return done
 
 
 def describe(results, a, b):
     n, s, e, lo, hi, fails = summarize(results, a)
     if not n:
         return "%-40s no games" % b
-    return ("%-28s %3d games  %5.1f%%  Elo %+5.0f [%+.0f, %+.0f]  illegal %d, time %d, crash %d"
+    line = ("%-28s %3d games  %5.1f%%  Elo %+5.0f [%+.0f, %+.0f]  illegal %d, time %d, crash %d"
             % (b, n, 100 * s, e, lo, hi, fails["illegal move"], fails["time forfeit"],
                fails["crash"]))
+    theirs = summarize(results, b)[5]
+    if sum(theirs.values()):  # must be 0 too: a failing opponent makes the score meaningless
+        line += "; opponent: illegal %d, time %d, crash %d" % (
+            theirs["illegal move"], theirs["time forfeit"], theirs["crash"])
+    return line
+
+
+def report(folder, a):
+    """(opponent, results) for every results file in `folder`: the ladder's rungs in the
+    ladder's order, then the other matches by file name."""
+    order = {file_name(rung): i for i, rung in enumerate(LADDER)}
+    names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
+    for name in sorted(names, key=lambda n: (order.get(n, len(order)), n)):
+        results = load_results(os.path.join(folder, name))
+        if results:
+            first = results[0]
+            yield (first["black"] if first["white"] == a else first["white"]), results
+
+
+def markdown_row(results, a, b):
+    n, s, e, lo, hi, fails = summarize(results, a)
+    # At 0% or 100% the point estimate is the clamp; only the interval's inner end says much.
+    rating = ("≥ %+.0f" % lo if s == 1 else "≤ %+.0f" % hi if s == 0
+              else "%+.0f [%+.0f, %+.0f]" % (e, lo, hi))
+    theirs = summarize(results, b)[5]
+    failures = "%d / %d / %d" % (fails["illegal move"], fails["time forfeit"], fails["crash"])
+    if sum(theirs.values()):
+        failures += " (opponent: %d / %d / %d)" % (
+            theirs["illegal move"], theirs["time forfeit"], theirs["crash"])
+    return "| %s | %s | %d | %.1f %% | %s | %s |" % (
+        b, results[0]["tc"], n, 100 * s, rating, failures)
 
 
 def file_name(spec):
@@ -261,6 +345,7 @@ def main():
     ap.add_argument("--out", help="results file (match)")
     ap.add_argument("--dir", default=os.path.join(ROOT, "build", "strength", "ladder"))
     ap.add_argument("--confirm-tc", default="3+2", help="the confirmation's --tc")
+    ap.add_argument("--markdown", action="store_true", help="report as a Markdown table")
     args = ap.parse_args()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     openings = load_openings(args.openings)
@@ -273,12 +358,13 @@ def main():
         print(describe(results, args.a, args.b))
         return
     if args.command == "report":
-        for name in sorted(os.listdir(args.dir)):
-            with open(os.path.join(args.dir, name)) as f:
-                results = [json.loads(l) for l in f if l.strip()]
-            if results:
-                b = results[0]["black"] if results[0]["white"] == args.a else results[0]["white"]
-                print("%-8s %s" % (results[0]["tc"], describe(results, args.a, b)))
+        if args.markdown:
+            print("| opponent | time control | games | score | Elo [95%] "
+                  "| illegal / time / crash |")
+            print("|---|---|---|---|---|---|")
+        for b, results in report(args.dir, args.a):
+            print(markdown_row(results, args.a, b) if args.markdown
+                  else "%-8s %s" % (results[0]["tc"], describe(results, args.a, b)))
         return
     # ladder: rung by rung; skip a rung after two in a row at >= 90%, stop after two at <= 10%.
     scores, passed, skipped_last = [], None, False

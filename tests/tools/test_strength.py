@@ -1,13 +1,18 @@
-"""tools/strength.py: the clock notation, the refusal to pool games of another control, and the
-score / Elo interval a ladder rung reports."""
+"""tools/strength.py: the clock notation; the refusal to pool games of another control, to read a
+damaged results file or to share one with another match; the report; and the score / Elo
+interval a ladder rung reports."""
+import fcntl
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
 import strength  # noqa: E402
+
+STRENGTH = strength.__file__
 
 
 def game(n, a_white, result, tc="1+1", tc_ms=(60000, 1000)):
@@ -53,6 +58,99 @@ class Resume(unittest.TestCase):
                                   log=lambda *_: None)
         self.assertEqual(len(done), 2)
 
+    def test_a_truncated_or_foreign_line_stops_with_its_place(self):
+        # A write cut short by a kill, or a stray line, must stop the resume with the file and
+        # line named, not a traceback and not a silently shorter match.
+        for bad in ('{"game": 2, "white": "zh', '[1, 2]'):
+            path = self.write([game(0, True, "1-0"), game(1, False, "1-0")])
+            with open(path, "a") as f:
+                f.write(bad + "\n")
+            with self.assertRaises(SystemExit) as e:
+                strength.run_match("zhbot", "fsf:nodes=1", 4, "1+1", path, "zhbot", [], 400)
+            self.assertIn("%s:3: not a game record" % path, str(e.exception))
+
+    def test_a_second_writer_is_refused(self):
+        # Another match appending to the same file would number its games alike.
+        path = self.write([game(0, True, "1-0")])
+        with open(path, "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            with self.assertRaises(SystemExit) as e:
+                strength.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot", [], 400)
+            self.assertIn("another match is writing", str(e.exception))
+        # Once the first writer is gone, the finished match resumes.
+        self.assertEqual(len(strength.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot",
+                                                [], 400)), 1)
+
+
+FAKE_ENGINE = """#!%s
+import sys
+for line in sys.stdin:
+    cmd = line.split()[0] if line.split() else ""
+    if cmd == "uci": print("uciok", flush=True)
+    elif cmd == "isready": print("readyok", flush=True)
+    elif cmd == "go":
+        print("info string searched the wrong position", flush=True)
+        print("bestmove a1a1", flush=True)
+    elif cmd == "quit": break
+"""
+
+
+class IllegalMove(unittest.TestCase):
+    def test_an_illegal_move_loses_and_keeps_what_the_engine_said(self):
+        # A stand-in for zhbot that always answers a1a1, against the real Fairy-Stockfish.
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        engine = os.path.join(tmp.name, "engine")
+        with open(engine, "w") as f:
+            f.write(FAKE_ENGINE % sys.executable)
+        os.chmod(engine, 0o755)
+        out = os.path.join(tmp.name, "match.jsonl")
+        opening = strength.load_openings(strength.DEFAULT_OPENINGS)[0]
+        done = strength.run_match("zhbot", "fsf:nodes=1", 1, "0.1+0.1", out, engine, [opening],
+                                  400, log=lambda *_: None)
+        self.assertEqual(done[0]["reason"], "illegal move: zhbot played a1a1")
+        self.assertEqual(done[0]["result"], "0-1")  # zhbot had white in game 0
+        self.assertIn("info string searched the wrong position", done[0]["engine_output"])
+        self.assertEqual(strength.summarize(done, "zhbot")[5]["illegal move"], 1)
+
+
+class Report(unittest.TestCase):
+    def test_only_results_files_are_read(self):
+        # A match's log beside its results must not break the report.
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        folder = tmp.name
+        with open(os.path.join(folder, "fsf_nodes1.jsonl"), "w") as f:
+            f.write(json.dumps(game(0, True, "1-0")) + "\n")
+        with open(os.path.join(folder, "ladder.log"), "w") as f:
+            f.write("game 1/20: zhbot - fsf:nodes=1 1-0\n")
+        out = subprocess.run([sys.executable, STRENGTH, "report", "--dir", folder],
+                             capture_output=True, text=True, check=True).stdout
+        self.assertIn("fsf:nodes=1", out)
+        self.assertIn("100.0%", out)
+
+    def test_rungs_in_ladder_order_then_other_matches_as_markdown(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        # By name, skill=10 would come before skill=3 and the nodes rungs after "confirm-".
+        for opponent in ("fsf:skill=10", "fsf:skill=3", "fsf:nodes=1000", "fsf:nodes=100"):
+            with open(os.path.join(tmp.name, strength.file_name(opponent)), "w") as f:
+                # zhbot is white in games 0 and 2: it loses game 0 and wins the others, 75%.
+                for n, result in enumerate(("0-1", "0-1", "1-0", "0-1")):
+                    record = game(n, n % 2 == 0, result)
+                    record["black" if n % 2 == 0 else "white"] = opponent
+                    f.write(json.dumps(record) + "\n")
+        os.rename(os.path.join(tmp.name, "fsf_nodes100.jsonl"),
+                  os.path.join(tmp.name, "confirm-fsf_nodes100.jsonl"))
+        order = [b for b, _ in strength.report(tmp.name, "zhbot")]
+        self.assertEqual(order, ["fsf:nodes=1000", "fsf:skill=3", "fsf:skill=10", "fsf:nodes=100"])
+        out = subprocess.run([sys.executable, STRENGTH, "report", "--dir", tmp.name,
+                              "--markdown"], capture_output=True, text=True, check=True).stdout
+        rows = out.splitlines()
+        self.assertEqual(rows[0].count("|"), 7)
+        self.assertEqual(rows[2].split(" | ")[:4], ["| fsf:nodes=1000", "1+1", "4", "75.0 %"])
+        self.assertIn("0 / 0 / 0", rows[2])
+
 
 class Score(unittest.TestCase):
     def test_score_and_interval_from_a_side(self):
@@ -64,6 +162,21 @@ class Score(unittest.TestCase):
         self.assertLess(low, 0)
         self.assertGreater(high, 0)
         self.assertEqual(sum(fails.values()), 0)
+
+    def test_a_failure_is_charged_to_the_side_that_failed(self):
+        # "zhbot" is a prefix of its opponent's spec here: the opponent's illegal move must not
+        # be counted as zhbot's, and the report must still show it.
+        record = dict(game(0, True, "1-0"), black="zhbot:model=old.pt",
+                      reason="illegal move: zhbot:model=old.pt played g8g7")
+        self.assertEqual(sum(strength.summarize([record], "zhbot")[5].values()), 0)
+        self.assertEqual(strength.summarize([record], "zhbot:model=old.pt")[5]["illegal move"],
+                         1)
+        self.assertIn("opponent: illegal 1", strength.describe([record], "zhbot",
+                                                               "zhbot:model=old.pt"))
+        self.assertIn("0 / 0 / 0 (opponent: 1 / 0 / 0)",
+                      strength.markdown_row([record], "zhbot", "zhbot:model=old.pt"))
+        self.assertEqual(strength.failed_side("crash: fsf:nodes=1 (exited)"), "fsf:nodes=1")
+        self.assertEqual(strength.failed_side("time forfeit: zhbot"), "zhbot")
 
     def test_a_perfect_score_keeps_a_finite_lower_bound(self):
         n, score, elo, low, high, _ = strength.summarize(
