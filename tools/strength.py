@@ -50,7 +50,7 @@ class Player:
 
     def __init__(self, spec, zhbot):
         self.spec = spec
-        self.last_lines = []
+        self.last_lines, self.failed = [], False  # the last move's output; an illegal move
         self.kind, self.opts = parse_spec(spec)
         if self.kind == "zhbot":
             self.engine = Engine(spec, [zhbot, "uci"])
@@ -267,7 +267,7 @@ def play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_pli
                                                        max_plies, referee)
             pa.quit()
             pb.quit()
-            failed = [p for p in (pa, pb) if getattr(p, "failed", False)]
+            failed = [p for p in (pa, pb) if p.failed]
             record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
                       "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason,
                       "plies": len(moves),
