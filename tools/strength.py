@@ -171,9 +171,9 @@ def summarize(results, a):
         else:
             x = 1.0 if (r["result"] == "1-0") == a_white else 0.0
         xs.append(x)
-        for kind in ("illegal move", "time forfeit", "crash"):
-            if r["reason"].startswith(kind + ": ") and failed_side(r["reason"]) == a:
-                fails[kind] += 1
+        kind, spec = failure(r["reason"])
+        if kind and spec == a:
+            fails[kind] += 1
     n = len(xs)
     if n == 0:
         return 0, 0.0, None, None, None, fails
@@ -182,13 +182,25 @@ def summarize(results, a):
     return n, mean, elo(mean), elo(low), elo(high), fails
 
 
-def failed_side(reason):
-    """The engine spec a failure names: "illegal move: SPEC played M", "time forfeit: SPEC",
-    "crash: SPEC (why)". Compared whole, so "zhbot" is not blamed for "zhbot:model=..."."""
-    spec = reason.split(": ", 1)[1]
+FAILURES = ("illegal move", "time forfeit", "crash")
+
+
+def failure(reason):
+    """(kind, engine spec) of a failure: "illegal move: SPEC played M", "time forfeit: SPEC",
+    "crash: SPEC (why)"; (None, None) for a regular game end. The spec is returned whole, so
+    "zhbot" is not blamed for "zhbot:model=..."."""
+    kind, sep, spec = reason.partition(": ")
+    if not sep or kind not in FAILURES:
+        return None, None
     for end in (" played ", " ("):
         spec = spec.split(end, 1)[0]
-    return spec
+    return kind, spec
+
+
+def failure_counts(results, side):
+    """The failures of `side` as "illegal / time / crash" counts."""
+    fails = summarize(results, side)[5]
+    return tuple(fails[kind] for kind in FAILURES)
 
 
 def wilson_interval(score, n, z=1.96):
@@ -288,16 +300,14 @@ def play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_pli
 
 
 def describe(results, a, b):
-    n, s, e, lo, hi, fails = summarize(results, a)
+    n, s, e, lo, hi, _ = summarize(results, a)
     if not n:
         return "%-40s no games" % b
     line = ("%-28s %3d games  %5.1f%%  Elo %+5.0f [%+.0f, %+.0f]  illegal %d, time %d, crash %d"
-            % (b, n, 100 * s, e, lo, hi, fails["illegal move"], fails["time forfeit"],
-               fails["crash"]))
-    theirs = summarize(results, b)[5]
-    if sum(theirs.values()):  # must be 0 too: a failing opponent makes the score meaningless
-        line += "; opponent: illegal %d, time %d, crash %d" % (
-            theirs["illegal move"], theirs["time forfeit"], theirs["crash"])
+            % ((b, n, 100 * s, e, lo, hi) + failure_counts(results, a)))
+    theirs = failure_counts(results, b)
+    if any(theirs):  # must be 0 too: a failing opponent makes the score meaningless
+        line += "; opponent: illegal %d, time %d, crash %d" % theirs
     return line
 
 
@@ -314,15 +324,14 @@ def report(folder, a):
 
 
 def markdown_row(results, a, b):
-    n, s, e, lo, hi, fails = summarize(results, a)
+    n, s, e, lo, hi, _ = summarize(results, a)
     # At 0% or 100% the point estimate is the clamp; only the interval's inner end says much.
     rating = ("≥ %+.0f" % lo if s == 1 else "≤ %+.0f" % hi if s == 0
               else "%+.0f [%+.0f, %+.0f]" % (e, lo, hi))
-    theirs = summarize(results, b)[5]
-    failures = "%d / %d / %d" % (fails["illegal move"], fails["time forfeit"], fails["crash"])
-    if sum(theirs.values()):
-        failures += " (opponent: %d / %d / %d)" % (
-            theirs["illegal move"], theirs["time forfeit"], theirs["crash"])
+    failures = "%d / %d / %d" % failure_counts(results, a)
+    theirs = failure_counts(results, b)
+    if any(theirs):
+        failures += " (opponent: %d / %d / %d)" % theirs
     return "| %s | %s | %d | %.1f %% | %s | %s |" % (
         b, results[0]["tc"], n, 100 * s, rating, failures)
 

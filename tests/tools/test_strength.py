@@ -175,8 +175,8 @@ class Score(unittest.TestCase):
                                                                "zhbot:model=old.pt"))
         self.assertIn("0 / 0 / 0 (opponent: 1 / 0 / 0)",
                       strength.markdown_row([record], "zhbot", "zhbot:model=old.pt"))
-        self.assertEqual(strength.failed_side("crash: fsf:nodes=1 (exited)"), "fsf:nodes=1")
-        self.assertEqual(strength.failed_side("time forfeit: zhbot"), "zhbot")
+        self.assertEqual(strength.failure("crash: fsf:nodes=1 (exited)")[1], "fsf:nodes=1")
+        self.assertEqual(strength.failure("time forfeit: zhbot")[1], "zhbot")
 
     def test_a_perfect_score_keeps_a_finite_lower_bound(self):
         n, score, elo, low, high, _ = strength.summarize(
