@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/chess/notation.h"
+#include "engine/log.h"
 #include "engine/search/formulas.h"
 #include "engine/search/params.h"
 
@@ -161,6 +162,11 @@ void Engine::go(const SearchLimits& limits, std::shared_ptr<SearchListener> list
   evaluator_locked();  // throws when the evaluator cannot be built
   run->notes = std::exchange(evaluator_warnings_, {});
   run->reused = search_->set_game(game_, run->params);
+  // A repaired defect is worth an operator's attention: the log, and the GUI's info string.
+  for (auto& note : search_->take_notes()) {
+    log_message(LogLevel::kWarning, "search: " + note);
+    run->notes.push_back("WARNING: " + note);
+  }
   searching_ = true;
   {
     std::lock_guard run_lock(run_mutex_);

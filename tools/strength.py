@@ -45,12 +45,17 @@ def parse_spec(spec):
     return kind, opts
 
 
+# Lines of a zhbot engine's output that the game record keeps.
+WARNING_LINES = ("info string WARNING", "info string error", "info string search error")
+
+
 class Player:
     """One side of a game: a UCI process and how to ask it for a move."""
 
     def __init__(self, spec, zhbot):
         self.spec = spec
         self.last_lines, self.failed = [], False  # the last move's output; an illegal move
+        self.warnings = []  # what the engine flagged during the game (a repaired defect, ...)
         self.kind, self.opts = parse_spec(spec)
         if self.kind == "zhbot":
             self.engine = Engine(spec, [zhbot, "uci"])
@@ -74,6 +79,7 @@ class Player:
             e.send("go wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"], inc, inc))
         line, lines = e.read_until("bestmove")
         self.last_lines = lines[-30:]  # kept for the record of an illegal move
+        self.warnings += [l for l in lines if l.startswith(WARNING_LINES)]
         return bestmove_of(line)[0]
 
     def new_game(self):
@@ -287,14 +293,17 @@ def play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_pli
                       "moves": " ".join(moves)}
             if failed:  # what the engine said before its illegal move, for the bug report
                 record["engine_output"] = failed[0].last_lines
+            warnings = {p.spec: p.warnings for p in (pa, pb) if p.warnings}
+            if warnings:
+                record["warnings"] = warnings
             results.write(json.dumps(record) + "\n")
             results.flush()
             done.append(record)
             n, s, e, lo, hi, _ = summarize(done, a)
             log("game %d/%d: %s - %s %s (%s, %d plies) | %s: %.1f/%d = %.1f%%, "
-                "Elo %+.0f [%+.0f, %+.0f]"
+                "Elo %+.0f [%+.0f, %+.0f]%s"
                 % (g + 1, games, white.spec, black.spec, result, reason, len(moves), a,
-                   s * n, n, 100 * s, e, lo, hi))
+                   s * n, n, 100 * s, e, lo, hi, "; engine warnings!" if warnings else ""))
     finally:
         referee.quit()
 

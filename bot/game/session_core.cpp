@@ -136,6 +136,15 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
     if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
     return;
   }
+  if (!board_.game().position().is_legal(r.move)) {
+    // Lichess would refuse it; our own rules say so first. The engine forgets its tree (the
+    // likeliest thing to have led it astray) and thinks again.
+    log_->error("engine chose {}, which is illegal in {}; thinking again from a fresh tree",
+                to_uci(r.move), board_.game().position().fen());
+    engine_.new_game(!opponent_is_bot_ && config_.human_opening_temperature);
+    if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
+    return;
+  }
   think_failures_ = 0;
   last_result_ = r;
   if (env_.metrics && r.nps > 0) env_.metrics->set_nodes_per_second(double(r.nps));

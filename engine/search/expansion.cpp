@@ -129,4 +129,18 @@ EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
   return block;
 }
 
+bool block_matches_position(const EvalBlock& block, const Position& pos) {
+  MoveList legal;
+  pos.legal_moves(legal);
+  if (legal.count != block.num_edges) return false;
+  std::vector<std::uint16_t> want(std::size_t(legal.count)), have(std::size_t(legal.count));
+  for (int i = 0; i < legal.count; ++i) {
+    want[std::size_t(i)] = legal.moves[i].raw();
+    have[std::size_t(i)] = block.edges()[i].move;
+  }
+  std::sort(want.begin(), want.end());
+  std::sort(have.begin(), have.end());
+  return want == have;
+}
+
 }  // namespace zh

@@ -43,4 +43,10 @@ void enhance_checks(std::vector<float>& priors, const std::vector<std::uint8_t>&
 EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
                            const ExpansionOptions& options);
 
+// Whether the block's edges are exactly the legal moves of `pos`, in any order. A block that
+// fails this belongs to another position: an evaluator that answered for the wrong input, or a
+// tree node that is not the position the game reached. One move generation: cheap once a search
+// (the root), too dear for every expansion.
+bool block_matches_position(const EvalBlock& block, const Position& pos);
+
 }  // namespace zh

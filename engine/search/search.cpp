@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <exception>
 #include <span>
+#include <utility>
 
+#include "engine/chess/notation.h"
 #include "engine/search/expansion.h"
 #include "engine/search/formulas.h"
 
@@ -155,6 +157,20 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
     free_subtree(root_);
     block_bytes_ -= cache_.prune_unused();
   }
+  // The kept node must be the position the game reached. One that is not (a tree or cache
+  // defect) would make the search answer with a move of another position: start afresh.
+  if (node && node->expanded() && !block_matches_position(*node->block(), game.position())) {
+    const EvalBlock& b = *node->block();
+    std::string moves;  // the first few, to tell whose moves they are
+    for (int e = 0; e < std::min<int>(b.num_edges, 4); ++e)
+      moves += " " + to_uci(b.edges()[e].get_move());
+    notes_.push_back("the kept search tree does not match the position " + game.position().fen() +
+                     " (its moves:" + moves + (b.num_edges > 4 ? " ..." : "") + ", " +
+                     std::to_string(b.num_edges) + " of them; legal moves " +
+                     std::to_string(game.position().count_legal_moves()) + "); searching afresh");
+    discard_locked(node);
+    node = nullptr;
+  }
   root_ = node;
   if (!root_) {
     root_ = new Node(0);
@@ -165,6 +181,11 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
   root_pos_ = game.position();
   history_keys_ = game.keys();
   return root_->visits();
+}
+
+std::vector<std::string> Search::take_notes() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(notes_, {});
 }
 
 std::size_t Search::bytes_locked() const {
@@ -562,6 +583,14 @@ void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
     evaluator_->evaluate(std::span<const EvalInput>(&input, 1), std::span<Evaluation>(&out, 1));
     block = make_eval_block(root_pos_, out, exp_opts);
     if (block->num_edges == 0) block->value = terminal_value(root_pos_);
+    // The root's moves become the bestmove: they are checked, the other nodes' are not (see
+    // block_matches_position).
+    if (!block_matches_position(*block, root_pos_)) {
+      block->release();
+      block = nullptr;
+      error = std::string("evaluator '") + evaluator_->name() +
+              "' answered with moves that are not the legal moves of " + root_pos_.fen();
+    }
   } catch (const std::exception& e) {
     error = std::string("evaluator '") + evaluator_->name() + "' failed: " + e.what();
   }

@@ -76,7 +76,11 @@ class Search {
   // extends the old one (and params.reuse_tree). Returns the root visits kept. The subtrees
   // it lets go are only unlinked: the workers of the next searches free them a little per
   // batch (freeing a big tree takes long, and this call is on the bot's move path).
+  // A kept root whose moves are not the new position's legal moves is dropped (the search
+  // would otherwise answer with another position's move), with a note for the log.
   std::uint32_t set_game(const Game& game, const SearchParams& params);
+  // What set_game() noticed and repaired since the last call, for the engine's log.
+  std::vector<std::string> take_notes();
   void clear();  // forget the tree and the evaluation cache (new game)
   void set_evaluator(std::shared_ptr<Evaluator> evaluator);
 
@@ -163,6 +167,7 @@ class Search {
   int seldepth_ = 0;
   StopReason reason_ = StopReason::kNone;
   std::string error_;
+  std::vector<std::string> notes_;
 
   std::atomic<bool> stop_{false};
   std::atomic<bool> finished_{false};

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -72,6 +73,39 @@ TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
   EXPECT_EQ(rec->infos.back().nodes, 800);
   EXPECT_EQ(rec->infos.back().pv.front(), rec->bests[0].move);
   EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
+}
+
+TEST(Engine, AKeptTreeThatIsNotThePositionIsSearchedAfreshWithAWarning) {
+  auto lying = std::make_shared<test::MoveDroppingEvaluator>();
+  Engine engine([lying](const Options&) {
+    LoadedEvaluator loaded;
+    loaded.evaluator = lying;
+    return loaded;
+  });
+  engine.set_option("threads", "1");
+  auto rec = std::make_shared<Recorder>();
+  SearchLimits limits;
+  limits.nodes = 2000;
+  engine.go(limits, rec);
+  engine.wait();
+  ASSERT_EQ(rec->bests.size(), 1u);
+  // Two plies on, along the tree's own main line: a kept node whose block left a move out.
+  const auto& pv = rec->infos.back().pv;
+  ASSERT_GE(pv.size(), 2u);
+  Game g;
+  g.play(pv[0]);
+  g.play(pv[1]);
+  lying->lying = false;
+  engine.set_game(g);
+  engine.go(limits, rec);
+  engine.wait();
+  ASSERT_EQ(rec->bests.size(), 2u);
+  EXPECT_TRUE(g.position().is_legal(rec->bests[1].move));
+  const auto warned = std::count_if(rec->messages.begin(), rec->messages.end(), [&](auto& m) {
+    return m.rfind("WARNING: the kept search tree does not match", 0) == 0;
+  });
+  EXPECT_EQ(warned, 1);
+  for (const auto& m : rec->messages) EXPECT_EQ(m.rfind("reusing", 0), std::string::npos) << m;
 }
 
 TEST(Engine, StopAlwaysYieldsOneBestmove) {

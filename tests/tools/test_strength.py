@@ -89,6 +89,7 @@ for line in sys.stdin:
     if cmd == "uci": print("uciok", flush=True)
     elif cmd == "isready": print("readyok", flush=True)
     elif cmd == "go":
+        print("info string WARNING: the kept search tree does not match", flush=True)
         print("info string searched the wrong position", flush=True)
         print("bestmove a1a1", flush=True)
     elif cmd == "quit": break
@@ -111,6 +112,9 @@ class IllegalMove(unittest.TestCase):
         self.assertEqual(done[0]["reason"], "illegal move: zhbot played a1a1")
         self.assertEqual(done[0]["result"], "0-1")  # zhbot had white in game 0
         self.assertIn("info string searched the wrong position", done[0]["engine_output"])
+        # Warnings are kept whether or not the game ends in a failure; plain info is not.
+        self.assertEqual(done[0]["warnings"],
+                         {"zhbot": ["info string WARNING: the kept search tree does not match"]})
         self.assertEqual(strength.summarize(done, "zhbot")[5]["illegal move"], 1)
 
 

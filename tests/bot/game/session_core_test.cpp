@@ -278,6 +278,24 @@ TEST_F(SessionTest, RefusedMoveIsNotResentBlindly) {
   EXPECT_EQ(engine_.thinks.size(), 2u);  // bounded: no endless loop of refused moves
 }
 
+TEST_F(SessionTest, AnIllegalMoveFromTheEngineIsNeverSentAndTheEngineStartsAfresh) {
+  feed(full_line(""));
+  ASSERT_EQ(engine_.thinks.size(), 1u);
+  const int games = engine_.new_games;
+  Game later;
+  later.play_uci("e2e4");
+  ThinkResult stale;  // a move of another position, as a stale search tree would give
+  stale.move = parse_uci(later.position(), "e7e5");
+  engine_.thinks.back().done(stale);
+  EXPECT_EQ(count("move/e7e5"), 0);
+  EXPECT_EQ(engine_.new_games, games + 1);
+  clock_.advance(Millis(600));
+  core().tick();
+  ASSERT_EQ(engine_.thinks.size(), 2u);
+  engine_.answer("d2d4");
+  EXPECT_EQ(count("move/d2d4"), 1);
+}
+
 TEST_F(SessionTest, StaleResultsAreDiscarded) {
   feed(full_line("e2e4 e7e5"));
   ASSERT_EQ(engine_.thinks.size(), 1u);

@@ -119,5 +119,27 @@ TEST(Expansion, TerminalPositionHasNoEdges) {
   b->release();
 }
 
+TEST(Expansion, ABlockMatchesOnlyItsOwnPositionsLegalMoves) {
+  const Position start;
+  Position after = start;
+  after.do_move(parse_uci(start, "e2e4"));
+  auto block_of = [](const Position& pos, Evaluation e) {
+    return make_eval_block(pos, e, ExpansionOptions{});
+  };
+  Evaluation rising = uniform(start);  // the last move first once sorted by prior
+  for (std::size_t i = 0; i < rising.priors.size(); ++i)
+    rising.priors[i].prior = float(i + 1) / 210;
+  EvalBlock* own = block_of(start, rising);
+  ASSERT_NE(own->edges()[0].get_move(), rising.priors[0].move);
+  EXPECT_TRUE(block_matches_position(*own, start));
+  EXPECT_FALSE(block_matches_position(*own, after));  // another position's moves
+  Evaluation short_one = uniform(start);
+  short_one.priors.pop_back();
+  EvalBlock* missing = block_of(start, short_one);
+  EXPECT_FALSE(block_matches_position(*missing, start));
+  own->release();
+  missing->release();
+}
+
 }  // namespace
 }  // namespace zh

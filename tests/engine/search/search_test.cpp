@@ -10,6 +10,7 @@ namespace {
 
 using test::default_params;
 using test::game_from;
+using test::MoveDroppingEvaluator;
 using test::run_search;
 
 std::shared_ptr<Evaluator> uniform() { return std::make_shared<UniformEvaluator>(); }
@@ -156,6 +157,35 @@ TEST(Search, TreeReuseKeepsTheSubtreeOfTheMovesPlayed) {
   Game g2;
   g2.play_uci("e2e4");
   EXPECT_EQ(search.set_game(g2, no_reuse), 0u);
+}
+
+TEST(Search, AKeptTreeThatIsNotThePositionIsDroppedWithANote) {
+  auto evaluator = std::make_shared<MoveDroppingEvaluator>();
+  Search search(evaluator);
+  Game g;
+  SearchSnapshot s;
+  ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
+  evaluator->lying = false;
+  EXPECT_EQ(search.set_game(g, default_params()), 0u);
+  const auto notes = search.take_notes();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find(g.position().fen()), std::string::npos) << notes[0];
+  EXPECT_TRUE(search.take_notes().empty());  // reported once
+  // The fresh root has every legal move.
+  const auto t = run_search(search, g, default_params(), 200);
+  EXPECT_EQ(int(t.children.size()), g.position().count_legal_moves());
+  EXPECT_TRUE(t.error.empty()) << t.error;
+}
+
+TEST(Search, AnEvaluatorAnsweringWithOtherMovesAtTheRootIsAnError) {
+  auto evaluator = std::make_shared<MoveDroppingEvaluator>();
+  evaluator->spared = Position::from_fen("8/8/8/8/8/8/8/K6k[] w - - 0 1");  // not this root
+  Search search(evaluator);
+  const auto s = run_search(search, Game(), default_params(), 100);
+  EXPECT_EQ(s.reason, StopReason::kError);
+  EXPECT_NE(s.error.find("move-dropping"), std::string::npos) << s.error;
+  EXPECT_NE(s.error.find("not the legal moves"), std::string::npos) << s.error;
+  EXPECT_EQ(s.best, -1);  // no move of another position is offered
 }
 
 TEST(Search, TreeReuseOnlyUnlinksAndTheNextSearchFreesTheRest) {

@@ -90,4 +90,23 @@ class ThreadRecordingEvaluator : public Evaluator {
   UniformEvaluator inner_;
 };
 
+// Answers every position but `spared` with one legal move left out while `lying` is set:
+// every move it gives is legal, so the search runs on, but those blocks are not their
+// positions' moves. Stands in for a tree node that is not the position the game reached.
+class MoveDroppingEvaluator : public Evaluator {
+ public:
+  std::string name() const override { return "move-dropping"; }
+  void evaluate(std::span<const EvalInput> in, std::span<Evaluation> out) override {
+    inner_.evaluate(in, out);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (lying && in[i].position.key() != spared.key() && out[i].priors.size() > 1)
+        out[i].priors.pop_back();
+  }
+  std::atomic<bool> lying{true};
+  Position spared;  // the start position: the first search's root
+
+ private:
+  UniformEvaluator inner_;
+};
+
 }  // namespace zh::test
