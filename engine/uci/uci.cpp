@@ -154,6 +154,7 @@ void UciLoop::cmd_setoption(const std::string& args) {
 }
 
 void UciLoop::cmd_position(const std::string& args) {
+  position_valid_ = false;  // until the engine has it
   const auto tokens = split_words(args);
   if (tokens.empty()) throw std::invalid_argument("position needs 'startpos' or 'fen <FEN>'");
   std::size_t i = 0;
@@ -175,9 +176,15 @@ void UciLoop::cmd_position(const std::string& args) {
     moves.assign(tokens.begin() + std::ptrdiff_t(i) + 1, tokens.end());
   }
   engine_.set_position(fen, moves);
+  position_valid_ = true;
 }
 
 void UciLoop::cmd_go(const std::string& args) {
+  if (!position_valid_) {
+    send("info string error: the last position command was rejected; send a valid one");
+    send("bestmove 0000");
+    return;
+  }
   const auto tokens = split_words(args);
   SearchLimits limits;
   bool any_limit = false;

@@ -39,6 +39,9 @@ class UciLoop {
   std::mutex out_mutex_;
   std::string name_;
   bool ponder_enabled_ = false;
+  // False after a position command was rejected: a go then answers 0000 rather than search the
+  // position before it, whose best move is illegal in the game the GUI meant.
+  bool position_valid_ = true;
   std::shared_ptr<Listener> listener_;
 };
 

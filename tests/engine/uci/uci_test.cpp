@@ -88,11 +88,11 @@ TEST_F(UciTest, DropsPocketsAndBothCastlingForms) {
 }
 
 TEST_F(UciTest, BadCommandsAreReportedAndChangeNothing) {
-  send({"position startpos moves e2e4"});
+  send({"position startpos moves e2e4", "go nodes lots"});
   const std::string before = fen();
   send({"position fen this-is-no-fen", "position startpos moves e2e4 e2e4", "position sideways",
         "setoption name Threads value 0", "setoption name UCI_Variant value chess",
-        "setoption name NoSuchOption value 1", "frobnicate", "go nodes lots"});
+        "setoption name NoSuchOption value 1", "frobnicate"});
   EXPECT_EQ(fen(), before);
   const std::string out = output();
   EXPECT_NE(out.find("info string error: option 'threads': value '0' is not allowed; expected an "
@@ -104,6 +104,23 @@ TEST_F(UciTest, BadCommandsAreReportedAndChangeNothing) {
   EXPECT_NE(out.find("info string unknown command 'frobnicate'"), std::string::npos);
   EXPECT_NE(out.find("'lots' is not a number"), std::string::npos);
   EXPECT_TRUE(lines_starting("bestmove").empty());  // no search was started
+}
+
+TEST_F(UciTest, AfterARejectedPositionGoAnswersNullRatherThanTheOldPositionsMove) {
+  // Searching the position before the rejected one would answer with a move of the wrong
+  // side or board: the GUI would see an illegal move.
+  send({"position startpos moves e2e4", "go nodes 50"});
+  ASSERT_EQ(lines_starting("bestmove").size(), 1u);
+  send({"position startpos moves e2e4 e7e5 e1e8", "go nodes 50"});
+  auto best = lines_starting("bestmove");
+  ASSERT_EQ(best.size(), 2u);
+  EXPECT_EQ(best[1], "bestmove 0000");
+  EXPECT_NE(output().find("info string error: the last position command was rejected"),
+            std::string::npos);
+  send({"position startpos moves e2e4 e7e5", "go nodes 50"});  // a valid one: searching again
+  best = lines_starting("bestmove");
+  ASSERT_EQ(best.size(), 3u);
+  EXPECT_NE(best[2], "bestmove 0000");
 }
 
 TEST_F(UciTest, StopDuringPonderAndPonderhit) {
