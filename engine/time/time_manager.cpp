@@ -8,8 +8,9 @@ namespace zh {
 
 namespace {
 
-// With the defaults (50, late game from move 40) the plan ends at 11 moves to go; this floor
-// only changes configurations whose expected length falls under late_game_move + 10.
+// The fewest moves to go the sudden-death plan assumes. An expected length under
+// late_game_move (the defaults: 35 and 40) would otherwise plan, near its end, to spend the
+// whole clock on one move; with the defaults this floor rules from move 25 to move 40.
 constexpr int kMinMovesToGo = 10;
 
 const OptionTable<TimeParams> kOptions{
@@ -18,9 +19,9 @@ const OptionTable<TimeParams> kOptions{
         {"move_overhead_ms", &TimeParams::move_overhead_ms, Int{300, 0, 60000},
          "time lost per move to network and server lag; subtracted from every budget",
          "Move_Overhead"},
-        {"expected_game_length", &TimeParams::expected_game_length, Int{50, 2, 500},
+        {"expected_game_length", &TimeParams::expected_game_length, Int{35, 2, 500},
          "sudden death: the game is planned to last this many of our moves"},
-        {"increment_factor", &TimeParams::increment_factor, Float{0.7, 0, 1},
+        {"increment_factor", &TimeParams::increment_factor, Float{1.0, 0, 1},
          "share of the increment spent on each move"},
         {"late_game_move", &TimeParams::late_game_move, Int{40, 1, 499},
          "from this move on, spend late_game_fraction of the remaining time per move"},
@@ -82,8 +83,7 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
   if (limits.movestogo > 0) {
     t = remaining / limits.movestogo + inc;
   } else if (move.move_number < p.late_game_move) {
-    // Never plan fewer than kMinMovesToGo moves: an expected length set under late_game_move
-    // would otherwise, near its end, plan to spend the whole clock on one move.
+    // Never fewer than kMinMovesToGo moves to go (see there).
     t = remaining / std::max(kMinMovesToGo, p.expected_game_length - move.move_number) + inc;
   } else {
     t = remaining * p.late_game_fraction + inc;

@@ -24,8 +24,17 @@ Case clock_of(std::int64_t remaining, std::int64_t inc, int move) {
 
 TimeBudget plan(TimeManager& tm, const Case& c) { return tm.plan(c.limits, c.move); }
 
+// The budgets below are worked out by hand with a 50-move game and 70% of the increment, so
+// they check the formulas whatever the shipped defaults are (those have a test of their own).
+TimeParams formula_params() {
+  TimeParams p = TimeParams::defaults();
+  p.expected_game_length = 50;
+  p.increment_factor = 0.7;
+  return p;
+}
+
 TEST(TimeManager, Bullet1Plus0) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   // 60000 / 50 = 1200, minus 300 ms overhead.
   const TimeBudget b = plan(tm, clock_of(60000, 0, 0));
   EXPECT_TRUE(b.timed);
@@ -37,7 +46,7 @@ TEST(TimeManager, Bullet1Plus0) {
 }
 
 TEST(TimeManager, Blitz3Plus2) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   // 180000 / 50 + 0.7 * 2000 - 300 = 3600 + 1400 - 300.
   EXPECT_EQ(plan(tm, clock_of(180000, 2000, 0)).target_ms, 4700);
   // From move 40 on: 5% of the clock: 0.05 * 60000 + 1400 - 300.
@@ -49,7 +58,7 @@ TEST(TimeManager, Blitz3Plus2) {
 TEST(TimeManager, AShortExpectedGameNeverPlansTheWholeClock) {
   // expected_game_length 30 with the late game from move 40: at move 29 the plan used to be
   // 60000 / 1, the whole clock less the floor. It keeps ten moves to go.
-  TimeParams p = TimeParams::defaults();
+  TimeParams p = formula_params();
   p.expected_game_length = 30;
   TimeManager tm(p, 1);
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 29)).target_ms, 60000 / 10 + 1400 - 300);
@@ -59,7 +68,7 @@ TEST(TimeManager, AShortExpectedGameNeverPlansTheWholeClock) {
 }
 
 TEST(TimeManager, Rapid15Plus10) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   // 900000 / 50 + 7000 - 300.
   const TimeBudget b = plan(tm, clock_of(900000, 10000, 0));
   EXPECT_EQ(b.target_ms, 24700);
@@ -67,14 +76,14 @@ TEST(TimeManager, Rapid15Plus10) {
 }
 
 TEST(TimeManager, MovesToGo) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   Case c = clock_of(120000, 0, 0);
   c.limits.movestogo = 20;
   EXPECT_EQ(plan(tm, c).target_ms, 120000 / 20 - 300);
 }
 
 TEST(TimeManager, LowClockKeepsTheSafetyFloor) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   for (std::int64_t remaining : {5000, 2000, 1500, 1000, 500, 100, 0}) {
     for (int move : {0, 30, 60}) {
       for (std::int64_t inc : {0, 1000, 2000}) {
@@ -92,7 +101,7 @@ TEST(TimeManager, LowClockKeepsTheSafetyFloor) {
 }
 
 TEST(TimeManager, SingleLegalMoveIsAnsweredAtOnce) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   Case c = clock_of(180000, 2000, 10);
   c.move.legal_moves = 1;
   EXPECT_EQ(plan(tm, c).target_ms, 0);
@@ -106,7 +115,7 @@ TEST(TimeManager, SingleLegalMoveIsAnsweredAtOnce) {
 }
 
 TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
-  TimeManager a(TimeParams::defaults(), 7), b(TimeParams::defaults(), 7);
+  TimeManager a(formula_params(), 7), b(formula_params(), 7);
   Case c = clock_of(180000, 2000, 0);  // base 5000 ms before the overhead
   for (int i = 0; i < 5; ++i) EXPECT_EQ(plan(a, c).target_ms, 4700);  // bots: no jitter
   c.limits.human_opponent = true;
@@ -125,7 +134,7 @@ TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
 }
 
 TEST(TimeManager, EasyStopsAtHalfCriticalExtends) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   const TimeBudget b = plan(tm, clock_of(180000, 2000, 0));  // target 4700, max 7050
   EXPECT_FALSE(tm.should_stop(b, {2349, true, false}));
   EXPECT_TRUE(tm.should_stop(b, {2350, true, false}));
@@ -141,7 +150,7 @@ TEST(TimeManager, EasyStopsAtHalfCriticalExtends) {
 }
 
 TEST(TimeManager, NextCheckIsTheNextThresholdThenEveryHundredthOfTheTarget) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   const TimeBudget b = plan(tm, clock_of(180000, 2000, 0));  // target 4700, max 7050
   // Nothing can stop the search before the easy-move limit (half the target).
   EXPECT_EQ(tm.next_check_ms(b, 0), 2350);
@@ -159,7 +168,7 @@ TEST(TimeManager, NextCheckIsTheNextThresholdThenEveryHundredthOfTheTarget) {
 }
 
 TEST(TimeManager, MovetimeAndUntimed) {
-  TimeManager tm(TimeParams::defaults(), 1);
+  TimeManager tm(formula_params(), 1);
   Case c;
   c.limits.movetime = 1000;
   TimeBudget b = plan(tm, c);
@@ -172,13 +181,23 @@ TEST(TimeManager, MovetimeAndUntimed) {
   EXPECT_FALSE(tm.should_stop(b, {1000000, false, false}));
 }
 
+TEST(TimeManager, TheDefaultsAtLichess1Plus1) {
+  // Chosen by a 1+1 match (README "Strength"): 60000 / 35 + 1000 - 300 on the first move, where
+  // 50 moves and 70% of the increment planned 60000 / 50 + 700 - 300 = 1600.
+  TimeManager tm(TimeParams::defaults(), 1);
+  EXPECT_EQ(plan(tm, clock_of(60000, 1000, 0)).target_ms, 2414);
+  // Move 30 with 20 s left: ten moves to go at least, 20000 / 10 + 1000 - 300.
+  EXPECT_EQ(plan(tm, clock_of(20000, 1000, 30)).target_ms, 2700);
+}
+
 TEST(TimeManager, OptionsAreDeclaredOnce) {
   Options o;
   TimeParams::declare(o);
   o.set("move_overhead_ms", "50");
   const TimeParams p = TimeParams::from(o);
   EXPECT_EQ(p.move_overhead_ms, 50);
-  EXPECT_EQ(p.expected_game_length, 50);
+  EXPECT_EQ(p.expected_game_length, 35);
+  EXPECT_DOUBLE_EQ(p.increment_factor, 1.0);
   EXPECT_DOUBLE_EQ(p.jitter, 0.1);
   EXPECT_EQ(o.at("move_overhead_ms").uci_name, "Move_Overhead");
 }
