@@ -73,7 +73,7 @@ void SessionCore::on_full(const GameFull& full, TimePoint received) {
     log_->info("game vs {}{} as {}, {} {}", opponent_name, opponent_is_bot_ ? " (bot)" : "",
                our_color_ == kWhite ? "white" : "black", full.rated ? "rated" : "casual",
                full.speed);
-    engine_.new_game(!opponent_is_bot_ && config_.human_opening_temperature);
+    engine_.new_game(samples_opening());
   }
   on_state(full.state, received);
   // A fresh game gets the greetings; a resumed one (after a restart) does not repeat them.
@@ -127,13 +127,17 @@ void SessionCore::start_think(TimePoint received) {
   before_search_ms_ = ms_between(received, call);
 }
 
+void SessionCore::think_again_later() {
+  if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
+}
+
 void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
   if (think_id != think_id_ || !thinking_) return;  // an answer to an old question
   thinking_ = false;
   if (finished_ || board_.moves_text() != think_moves_ || !our_turn()) return;
   if (r.move.is_null()) {
     log_->error("engine gave no move: {}", r.error.empty() ? "unknown error" : r.error);
-    if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
+    think_again_later();
     return;
   }
   if (!board_.game().position().is_legal(r.move)) {
@@ -141,8 +145,8 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
     // likeliest thing to have led it astray) and thinks again.
     log_->error("engine chose {}, which is illegal in {}; thinking again from a fresh tree",
                 to_uci(r.move), board_.game().position().fen());
-    engine_.new_game(!opponent_is_bot_ && config_.human_opening_temperature);
-    if (++think_failures_ <= kMaxThinkFailures) rethink_at_ = env_.clock->now() + kRethinkDelay;
+    engine_.new_game(samples_opening());
+    think_again_later();
     return;
   }
   think_failures_ = 0;
