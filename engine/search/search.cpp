@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <span>
+#include <sstream>
 #include <utility>
 
 #include "engine/chess/notation.h"
@@ -161,13 +162,15 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
   // defect) would make the search answer with a move of another position: start afresh.
   if (node && node->expanded() && !block_matches_position(*node->block(), game.position())) {
     const EvalBlock& b = *node->block();
-    std::string moves;  // the first few, to tell whose moves they are
-    for (int e = 0; e < std::min<int>(b.num_edges, 4); ++e)
-      moves += " " + to_uci(b.edges()[e].get_move());
-    notes_.push_back("the kept search tree does not match the position " + game.position().fen() +
-                     " (its moves:" + moves + (b.num_edges > 4 ? " ..." : "") + ", " +
-                     std::to_string(b.num_edges) + " of them; legal moves " +
-                     std::to_string(game.position().count_legal_moves()) + "); searching afresh");
+    // A stream, not `"literal" + std::string`: GCC 12 at -O3 reports a false -Wrestrict on that.
+    std::ostringstream note;
+    note << "the kept search tree does not match the position " << game.position().fen()
+         << " (its moves:";
+    for (int e = 0; e < std::min<int>(b.num_edges, 4); ++e)  // the first few tell whose they are
+      note << ' ' << to_uci(b.edges()[e].get_move());
+    note << (b.num_edges > 4 ? " ..." : "") << ", " << b.num_edges << " of them; legal moves "
+         << game.position().count_legal_moves() << "); searching afresh";
+    notes_.push_back(note.str());
     discard_locked(node);
     node = nullptr;
   }
