@@ -9,7 +9,8 @@ Fairy-Stockfish's own move list (never by zhbot), with Elo and a 95% interval.
 
 Engine specs:
   zhbot[:NAME=VALUE,...]  `zhbot uci` with those engine options (always Threads 1 for the search
-                          and nn_threads 1: one core per side), ponder off
+                          and nn_threads 1: one core per side), ponder off; nodes=N or depth=D
+                          bound every move instead of the clock (equal work for two networks)
   fsf[:nodes=N|depth=D|skill=S]  Fairy-Stockfish 11.1, Threads 1, Hash 16; nodes/depth bound
                           every move, skill sets its Skill Level (clock-limited)
 Each opening is played twice, colours swapped. Clocks are kept here, in lichess notation
@@ -45,6 +46,9 @@ def parse_spec(spec):
     return kind, opts
 
 
+# Spec options that bound a move (`go nodes N`) rather than set an engine option.
+GO_LIMITS = ("nodes", "depth")
+
 # Lines of a zhbot engine's output that the game record keeps.
 WARNING_LINES = ("info string WARNING", "info string error", "info string search error")
 
@@ -60,7 +64,7 @@ class Player:
         if self.kind == "zhbot":
             self.engine = Engine(spec, [zhbot, "uci"])
             options = [("Threads", "1"), ("nn_threads", "1"), ("Ponder", "false")]
-            options += [(k, v) for k, v in self.opts.items()]
+            options += [(k, v) for k, v in self.opts.items() if k not in GO_LIMITS]
         else:
             self.engine = Engine(spec, [FAIRY])
             options = [("Threads", "1"), ("Hash", "16")]
@@ -71,10 +75,9 @@ class Player:
     def go(self, position, clock, inc):
         e = self.engine
         e.send(position)
-        if "nodes" in self.opts:
-            e.send("go nodes %s" % self.opts["nodes"])
-        elif "depth" in self.opts:
-            e.send("go depth %s" % self.opts["depth"])
+        limit = next((k for k in GO_LIMITS if k in self.opts), None)
+        if limit:
+            e.send("go %s %s" % (limit, self.opts[limit]))
         else:
             e.send("go wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"], inc, inc))
         line, lines = e.read_until("bestmove")
@@ -148,7 +151,7 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
         except RuntimeError as e:
             return (loser, "crash: %s (%s)" % (mover.spec, e)), moves, clock
         clock[side] -= int((time.monotonic() - start) * 1000)
-        if clock[side] < 0 and "nodes" not in mover.opts and "depth" not in mover.opts:
+        if clock[side] < 0 and not any(k in mover.opts for k in GO_LIMITS):
             return (loser, "time forfeit: %s" % mover.spec), moves, clock
         clock[side] += inc
         if move not in legal:

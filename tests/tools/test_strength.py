@@ -84,7 +84,9 @@ class Resume(unittest.TestCase):
 
 FAKE_ENGINE = """#!%s
 import sys
+log = open(sys.argv[0] + ".log", "w")  # what the engine was told, for the test to read
 for line in sys.stdin:
+    log.write(line); log.flush()
     cmd = line.split()[0] if line.split() else ""
     if cmd == "uci": print("uciok", flush=True)
     elif cmd == "isready": print("readyok", flush=True)
@@ -96,19 +98,39 @@ for line in sys.stdin:
 """
 
 
+def fake_zhbot(test):
+    """A stand-in for zhbot that always answers a1a1 and logs its input to <path>.log."""
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    engine = os.path.join(tmp.name, "engine")
+    with open(engine, "w") as f:
+        f.write(FAKE_ENGINE % sys.executable)
+    os.chmod(engine, 0o755)
+    return engine, os.path.join(tmp.name, "match.jsonl")
+
+
+def play_one_game(engine, out, a="zhbot"):
+    """One game of `a` (played by `engine`) against the real Fairy-Stockfish."""
+    opening = strength.load_openings(strength.DEFAULT_OPENINGS)[0]
+    return strength.run_match(a, "fsf:nodes=1", 1, "0.1+0.1", out, engine, [opening], 400,
+                              log=lambda *_: None)
+
+
+class ZhbotSpec(unittest.TestCase):
+    def test_nodes_bound_the_move_and_the_rest_are_engine_options(self):
+        engine, out = fake_zhbot(self)
+        play_one_game(engine, out, "zhbot:nodes=50,model=x.pt")
+        with open(engine + ".log") as f:
+            told = f.read().splitlines()
+        self.assertIn("go nodes 50", told)
+        self.assertIn("setoption name model value x.pt", told)
+        self.assertFalse([l for l in told if l.startswith("setoption name nodes")], told)
+
+
 class IllegalMove(unittest.TestCase):
     def test_an_illegal_move_loses_and_keeps_what_the_engine_said(self):
-        # A stand-in for zhbot that always answers a1a1, against the real Fairy-Stockfish.
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        engine = os.path.join(tmp.name, "engine")
-        with open(engine, "w") as f:
-            f.write(FAKE_ENGINE % sys.executable)
-        os.chmod(engine, 0o755)
-        out = os.path.join(tmp.name, "match.jsonl")
-        opening = strength.load_openings(strength.DEFAULT_OPENINGS)[0]
-        done = strength.run_match("zhbot", "fsf:nodes=1", 1, "0.1+0.1", out, engine, [opening],
-                                  400, log=lambda *_: None)
+        engine, out = fake_zhbot(self)
+        done = play_one_game(engine, out)
         self.assertEqual(done[0]["reason"], "illegal move: zhbot played a1a1")
         self.assertEqual(done[0]["result"], "0-1")  # zhbot had white in game 0
         self.assertIn("info string searched the wrong position", done[0]["engine_output"])

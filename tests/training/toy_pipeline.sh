@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The training pipeline end to end at toy scale (bounded to about a minute):
 #   zhbot datagen (2 teacher games, tiny budget) -> training.train (a few steps of a tiny net)
-#   -> training.export (checked against zhbot nneval) -> zhbot analyse plays a legal move.
+#   -> training.evaluate of a test set -> training.export (checked against zhbot nneval)
+#   -> zhbot analyse plays a legal move.
 # Usage: toy_pipeline.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -15,6 +16,12 @@ ls "$work/shards"/*.zhrec >/dev/null
 "$python" -m training.train --data "$work/shards" --out "$work/run" --arch resnet-1x8 \
   --max-steps 4 --batch-size 16 --validation-permille 500 --threads 1 --epoch-steps 2
 test -f "$work/run/best.ckpt" && test -f "$work/run/metrics.csv"
+# As a test set, every position of the shards is evaluated, not only the held-out games.
+records=$("$python" -c 'import sys; from training import data; print(len(data.Dataset(sys.argv[1:])))' \
+  "$work/shards")
+evaluated=$("$python" -m training.evaluate "$work/run/best.ckpt" --data "$work/shards" --test-set \
+  --positions 0 | "$python" -c 'import json, sys; print(json.load(sys.stdin)["positions"])')
+[[ "$evaluated" == "$records" ]] || { echo "FAIL: --test-set evaluated $evaluated of $records"; exit 1; }
 "$python" -m training.export "$work/run/best.ckpt" "$work/toy.pt" --data "$work/shards" \
   --zhbot "$zhbot" --check-positions 32
 out=$("$zhbot" analyse --nodes 50 -o backend=torch -o model="$work/toy.pt" \
