@@ -43,7 +43,7 @@ generate() {  # generate NODES: GEN_MINUTES of teacher games; SIGTERM stops data
 for nodes in 3000 30000; do
   step "data-$nodes" generate "$nodes"
 done
-step test-set "$ZHBOT" datagen --out "$DIR/test-100000" --nodes 100000 --multipv 1 \
+step test-set "$ZHBOT" datagen --out "$DIR/test-100000" --nodes 100000 \
   --games "${TEST_GAMES:-40}" --workers "$WORKERS" --seed 100000
 
 for nodes in 3000 30000; do
