@@ -24,13 +24,7 @@ MATCH_NODES=${MATCH_NODES:-400}
 export OPENBLAS_NUM_THREADS=1
 mkdir -p "$DIR"
 
-step() {  # step NAME COMMAND...: runs COMMAND unless NAME is done; logs to DIR/NAME.log
-  local name=$1; shift
-  [[ -e "$DIR/$name.done" ]] && { echo "$name: done before"; return; }
-  echo "$name: $*"
-  "$@" > "$DIR/$name.log" 2>&1 || { echo "$name failed (log: $DIR/$name.log)" >&2; exit 1; }
-  touch "$DIR/$name.done"
-}
+source tools/steps.sh
 
 generate() {  # generate NODES: GEN_MINUTES of teacher games; SIGTERM stops datagen cleanly
   rm -rf "$DIR/data-$1"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# tools/next_network.sh at toy scale (about a minute): every step runs for real (teacher games,
+# training, held-out metrics, export checked against zhbot, a refereed match against the previous
+# network), and an interrupted run goes on where it stopped instead of starting over.
+# Usage: next_network.sh ZHBOT PYTHON WORKDIR
+set -euo pipefail
+zhbot=$1 python=$2 work=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+rm -rf "$work" && mkdir -p "$work"
+if [[ ! -x /usr/games/fairy-stockfish ]]; then
+  echo "SKIP: fairy-stockfish is not installed"; exit 0
+fi
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The base set and the previous network, both toys.
+"$zhbot" datagen --out "$work/base" --games 2 --workers 2 --nodes 50 --max-plies 40 --seed 3 \
+  --progress 5 > "$work/base.log"
+"$python" -m training.make_random_net "$work/previous.pt" --arch resnet-1x8 --seed 2
+
+export ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=$work/previous.pt \
+  NAME=toy-next CHUNKS=2 CHUNK_GAMES=1 NODES=50 DATAGEN_OPTS="--max-plies 30" \
+  ARCH=resnet-1x8 TRAIN_MINUTES=0.01 \
+  TRAIN_OPTS="--batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1" \
+  EVAL_POSITIONS=0 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1
+dir=$work/next
+bash "$root/tools/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
+  || { cat "$work/first.log"; fail "the first run failed"; }
+for marker in chunk-0 chunk-1 train eval export match; do
+  [[ -e "$dir/$marker.done" ]] || fail "no $marker.done after a complete run"
+done
+ls "$dir/data/chunk-1"/*.zhrec > /dev/null
+[[ -f "$dir/toy-next.pt" ]] || fail "no exported network"
+[[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the match did not play 2 games"
+grep -q "top-1" "$work/first.log" || fail "no held-out summary"
+
+# An interruption during training and during the match: the next run resumes both and remakes
+# neither the data nor the finished games.
+rm "$dir"/{train,eval,export,match}.done
+head -1 "$dir/match.jsonl" > "$dir/match.jsonl.1" && mv "$dir/match.jsonl.1" "$dir/match.jsonl"
+first_game=$(head -1 "$dir/match.jsonl")
+chunk_before=$(stat -c %Y "$dir"/data/chunk-0/*.zhrec | sort | tail -1)
+bash "$root/tools/next_network.sh" "$dir" > "$work/second.log" 2>&1 \
+  || { cat "$work/second.log"; fail "the resumed run failed"; }
+grep -q "chunk-0: done before" "$work/second.log" || fail "chunk-0 was made again"
+[[ $(stat -c %Y "$dir"/data/chunk-0/*.zhrec | sort | tail -1) == "$chunk_before" ]] \
+  || fail "chunk-0's shards were rewritten"
+grep -q "resumed at step" "$dir/train.log" || fail "training did not resume from its checkpoint"
+[[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the resumed match does not hold 2 games"
+[[ $(head -1 "$dir/match.jsonl") == "$first_game" ]] || fail "the finished game was replayed"
+
+# A missing base set is named, before any work.
+if BASE_DATA=$work/nowhere bash "$root/tools/next_network.sh" "$work/other" > "$work/bad.log" 2>&1; then
+  fail "a missing BASE_DATA was accepted"
+fi
+grep -q "BASE_DATA .*nowhere: no such directory" "$work/bad.log" || { cat "$work/bad.log"; fail "unclear error"; }
+[[ ! -e "$work/other" ]] || fail "a failed start left $work/other"
+echo "next_network: OK"
