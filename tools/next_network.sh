@@ -9,7 +9,8 @@
 #      measured on), and PREVIOUS_CKPT's on the same positions when given;
 #   4. the TorchScript export, checked against zhbot's evaluator;
 #   5. a colour-balanced match against the shipped network PREVIOUS at MATCH_TC, one core a
-#      side, refereed by Fairy-Stockfish (tools/strength.py).
+#      side, refereed by Fairy-Stockfish (tools/strength.py), MATCH_CONCURRENCY games at once
+#      (a game keeps one core busy: give each a core).
 # Every step leaves a marker (tools/steps.sh) and is skipped when run again, so after an
 # interruption the same command goes on: a data chunk cut off is made again from its seed, the
 # training resumes from its last checkpoint, the match from its last finished game.
@@ -38,6 +39,7 @@ PREVIOUS_CKPT=${PREVIOUS_CKPT:-}
 MATCH_GAMES=${MATCH_GAMES:-40}
 MATCH_TC=${MATCH_TC:-1+1}
 MATCH_MAX_PLIES=${MATCH_MAX_PLIES:-400}
+MATCH_CONCURRENCY=${MATCH_CONCURRENCY:-1}
 export OPENBLAS_NUM_THREADS=1
 [[ -d "$BASE_DATA" ]] || { echo "BASE_DATA $BASE_DATA: no such directory (training/README.md, section 1, imports the starter set)" >&2; exit 2; }
 [[ -f "$PREVIOUS" ]] || { echo "PREVIOUS $PREVIOUS: no such file" >&2; exit 2; }
@@ -78,7 +80,8 @@ step export "$PYTHON" -m training.export "$DIR/run/best.ckpt" "$DIR/$NAME.pt" \
   --data "$BASE_DATA" --zhbot "$ZHBOT" --check-positions 256 --name "$NAME"
 step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
   --a "zhbot:model=$DIR/$NAME.pt" --b "zhbot:model=$PREVIOUS" \
-  --games "$MATCH_GAMES" --tc "$MATCH_TC" --max-plies "$MATCH_MAX_PLIES" --out "$DIR/match.jsonl"
+  --games "$MATCH_GAMES" --tc "$MATCH_TC" --max-plies "$MATCH_MAX_PLIES" --out "$DIR/match.jsonl" \
+  --concurrency "$MATCH_CONCURRENCY"
 
 echo "== $NAME: $("$PYTHON" -c 'import sys; from training import data
 d = data.Dataset(sys.argv[1:]); print(len(d), "new positions from", d.games, "games")' "$DIR/data")"

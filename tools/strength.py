@@ -16,16 +16,21 @@ Engine specs:
 Each opening is played twice, colours swapped. Clocks are kept here, in lichess notation
 (1+1: one minute on each clock plus one second a move); a side whose clock runs out loses.
 Results are appended to a JSONL file as games finish, so an interrupted match resumes where it
-stopped. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse
+stopped (the games not yet in the file are played). --concurrency N plays N games at once, each
+with its own referee: ponder is off, so a game keeps one core busy (its side to move); give
+every game a core. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse
 rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still running at
 --max-plies is adjudicated a draw.
 """
 import argparse
+import concurrent.futures
 import fcntl
 import json
 import math
 import os
+import queue
 import sys
+import threading
 import time
 from collections import Counter
 
@@ -250,7 +255,7 @@ def log_line(text):
     print(text, flush=True)  # a match's log is usually a file that someone is watching
 
 
-def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=log_line):
+def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=log_line, concurrency=1):
     clock_ms = list(parse_lichess_tc(tc))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "a") as results:
@@ -268,47 +273,77 @@ def run_match(a, b, games, tc, out, zhbot, openings, max_plies, log=log_line):
             # minutes) must not be pooled with these: say so rather than resume.
             raise SystemExit("%s holds games at another time control than %s (%s ms); move it "
                              "away" % (out, tc, clock_ms))
-        play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_plies, log)
+        play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_plies, log,
+                  concurrency)
     return done
 
 
-def play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_plies, log):
-    """Plays games len(done)..games-1, appending each record to `results` and to `done`."""
-    if len(done) >= games:
+def play_rest(a, b, games, tc, clock_ms, results, done, zhbot, openings, max_plies, log,
+              concurrency=1):
+    """Plays the games of 0..games-1 not in `done`, `concurrency` at a time (each with its own
+    referee), appending each record to `results` and to `done` as it finishes."""
+    finished = {r["game"] for r in done}
+    todo = queue.Queue()
+    for g in range(games):
+        if g not in finished:
+            todo.put(g)
+    if todo.empty():
         return
-    referee = Referee()
+    lock = threading.Lock()  # one record and one log line at a time
+
+    def worker():
+        referee = Referee()
+        try:
+            while True:
+                try:
+                    g = todo.get_nowait()
+                except queue.Empty:
+                    return
+                record = play_numbered_game(g, a, b, tc, clock_ms, zhbot, openings, max_plies,
+                                            referee)
+                with lock:
+                    results.write(json.dumps(record) + "\n")
+                    results.flush()
+                    done.append(record)
+                    n, s, e, lo, hi, _ = summarize(done, a)
+                    log("game %d/%d: %s - %s %s (%s, %d plies) | %s: %.1f/%d = %.1f%%, "
+                        "Elo %+.0f [%+.0f, %+.0f]%s"
+                        % (g + 1, games, record["white"], record["black"], record["result"],
+                           record["reason"], record["plies"], a, s * n, n, 100 * s, e, lo, hi,
+                           "; engine warnings!" if "warnings" in record else ""))
+        finally:
+            referee.quit()
+
+    workers = max(1, min(concurrency, todo.qsize()))
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        for future in [pool.submit(worker) for _ in range(workers)]:
+            future.result()  # a worker's exception stops the match here
+
+
+def play_numbered_game(g, a, b, tc, clock_ms, zhbot, openings, max_plies, referee):
+    """Game g of a match: opening g // 2, `a` white in the even games; returns its record."""
+    opening = openings[(g // 2) % len(openings)]
+    a_white = g % 2 == 0
+    pa, pb = Player(a, zhbot), Player(b, zhbot)
+    white, black = (pa, pb) if a_white else (pb, pa)
+    started = time.time()
     try:
-        for g in range(len(done), games):
-            opening = openings[(g // 2) % len(openings)]
-            a_white = g % 2 == 0
-            pa, pb = Player(a, zhbot), Player(b, zhbot)
-            white, black = (pa, pb) if a_white else (pb, pa)
-            started = time.time()
-            (result, reason), moves, clock = play_game(white, black, opening, clock_ms,
-                                                       max_plies, referee)
-            pa.quit()
-            pb.quit()
-            failed = [p for p in (pa, pb) if p.failed]
-            record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
-                      "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason,
-                      "plies": len(moves),
-                      "seconds": round(time.time() - started, 1), "clock_ms": clock,
-                      "moves": " ".join(moves)}
-            if failed:  # what the engine said before its illegal move, for the bug report
-                record["engine_output"] = failed[0].last_lines
-            warnings = {p.spec: p.warnings for p in (pa, pb) if p.warnings}
-            if warnings:
-                record["warnings"] = warnings
-            results.write(json.dumps(record) + "\n")
-            results.flush()
-            done.append(record)
-            n, s, e, lo, hi, _ = summarize(done, a)
-            log("game %d/%d: %s - %s %s (%s, %d plies) | %s: %.1f/%d = %.1f%%, "
-                "Elo %+.0f [%+.0f, %+.0f]%s"
-                % (g + 1, games, white.spec, black.spec, result, reason, len(moves), a,
-                   s * n, n, 100 * s, e, lo, hi, "; engine warnings!" if warnings else ""))
+        (result, reason), moves, clock = play_game(white, black, opening, clock_ms, max_plies,
+                                                   referee)
     finally:
-        referee.quit()
+        pa.quit()
+        pb.quit()
+    failed = [p for p in (pa, pb) if p.failed]
+    record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
+              "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason,
+              "plies": len(moves), "seconds": round(time.time() - started, 1),
+              "clock_ms": clock, "moves": " ".join(moves)}
+    if failed:  # what the engine said before its illegal move, for the bug report
+        record["engine_output"] = failed[0].last_lines
+    warnings = {p.spec: p.warnings for p in (pa, pb) if p.warnings}
+    if warnings:
+        record["warnings"] = warnings
+    return record
 
 
 def describe(results, a, b):
@@ -367,7 +402,11 @@ def main():
     ap.add_argument("--dir", default=os.path.join(ROOT, "build", "strength", "ladder"))
     ap.add_argument("--confirm-tc", default="3+2", help="the confirmation's --tc")
     ap.add_argument("--markdown", action="store_true", help="report as a Markdown table")
+    ap.add_argument("--concurrency", type=int, default=1,
+                    help="games played at once; give each a core (its side to move searches)")
     args = ap.parse_args()
+    if args.concurrency < 1:
+        raise SystemExit("--concurrency %d: want at least 1 game at a time" % args.concurrency)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     openings = load_openings(args.openings)
 
@@ -375,7 +414,7 @@ def main():
         if not args.b or not args.out:
             raise SystemExit("match needs --b and --out")
         results = run_match(args.a, args.b, args.games, args.tc, args.out, args.zhbot, openings,
-                            args.max_plies)
+                            args.max_plies, concurrency=args.concurrency)
         print(describe(results, args.a, args.b))
         return
     if args.command == "report":
@@ -397,7 +436,7 @@ def main():
         skipped_last = False
         results = run_match(args.a, rung, args.games, args.tc,
                             os.path.join(args.dir, file_name(rung)), args.zhbot, openings,
-                            args.max_plies)
+                            args.max_plies, concurrency=args.concurrency)
         s = summarize(results, args.a)[1]
         scores.append(s)
         print("rung " + describe(results, args.a, rung), flush=True)
@@ -409,7 +448,7 @@ def main():
     if passed:
         results = run_match(args.a, passed, args.games, args.confirm_tc,
                             os.path.join(args.dir, "confirm-" + file_name(passed)), args.zhbot,
-                            openings, args.max_plies)
+                            openings, args.max_plies, concurrency=args.concurrency)
         print("confirmation at %s: %s" % (args.confirm_tc, describe(results, args.a, passed)))
 
 

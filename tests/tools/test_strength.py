@@ -140,6 +140,37 @@ class IllegalMove(unittest.TestCase):
         self.assertEqual(strength.summarize(done, "zhbot")[5]["illegal move"], 1)
 
 
+class Concurrency(unittest.TestCase):
+    def test_games_at_once_fill_the_gaps_with_their_own_colours_and_openings(self):
+        # A match cut off while two games ran at once leaves a gap (here game 1) behind a
+        # finished one: resuming plays exactly the missing games, each with its colours and
+        # opening fixed by its number, so the match stays colour-balanced.
+        engine, out = fake_zhbot(self)
+        openings = strength.load_openings(strength.DEFAULT_OPENINGS)[:3]
+        with open(out, "w") as f:
+            for g in (0, 2):
+                record = game(g, g % 2 == 0, "1-0", "0.1+0.1", (6000, 100))
+                record["opening"] = openings[g // 2]
+                f.write(json.dumps(record) + "\n")
+        done = strength.run_match("zhbot", "fsf:nodes=1", 6, "0.1+0.1", out, engine, openings,
+                                  400, log=lambda *_: None, concurrency=2)
+        self.assertEqual(sorted(r["game"] for r in done), list(range(6)))
+        with open(out) as f:
+            records = {r["game"]: r for r in map(json.loads, f)}
+        self.assertEqual(sorted(records), list(range(6)))  # each game written once
+        for g in (1, 3, 4, 5):
+            r = records[g]
+            self.assertEqual(r["white"], "zhbot" if g % 2 == 0 else "fsf:nodes=1", g)
+            self.assertEqual(r["opening"], openings[g // 2], g)
+            self.assertEqual(r["reason"], "illegal move: zhbot played a1a1", g)
+
+    def test_a_count_below_one_is_refused(self):
+        run = subprocess.run([sys.executable, STRENGTH, "match", "--b", "fsf", "--out", "x.jsonl",
+                              "--concurrency", "0"], capture_output=True, text=True)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("--concurrency 0", run.stderr)
+
+
 class Report(unittest.TestCase):
     def test_only_results_files_are_read(self):
         # A match's log beside its results must not break the report.
