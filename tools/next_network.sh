@@ -6,7 +6,7 @@
 #   2. a network trained from scratch on BASE_DATA plus those chunks (plus EXTRA_DATA), for
 #      TRAIN_MINUTES;
 #   3. its held-out accuracy on BASE_DATA's held-out games (the split the shipped network is
-#      measured on), and PREVIOUS_CKPT's on the same positions when given;
+#      measured on), and the shipped network's (PREVIOUS, the model file) on the same positions;
 #   4. the TorchScript export, checked against zhbot's evaluator;
 #   5. a colour-balanced match against the shipped network PREVIOUS at MATCH_TC, one core a
 #      side, refereed by Fairy-Stockfish (tools/strength.py), MATCH_CONCURRENCY games at once
@@ -34,8 +34,8 @@ ARCH=${ARCH:-resnet-6x64}
 TRAIN_MINUTES=${TRAIN_MINUTES:-240}
 TRAIN_OPTS=${TRAIN_OPTS:---batch-size 512 --lr 0.1 --epoch-steps 1500 --seed 1}
 EVAL_POSITIONS=${EVAL_POSITIONS:-50000}
+EVAL_PERMILLE=${EVAL_PERMILLE:-50}
 PREVIOUS=${PREVIOUS:-models/zhbot-net-1.pt}
-PREVIOUS_CKPT=${PREVIOUS_CKPT:-}
 MATCH_GAMES=${MATCH_GAMES:-40}
 MATCH_TC=${MATCH_TC:-1+1}
 MATCH_MAX_PLIES=${MATCH_MAX_PLIES:-400}
@@ -62,9 +62,9 @@ train() {  # from scratch, or from the last checkpoint of an interrupted attempt
     "${resume[@]}"
 }
 
-evaluate() {  # evaluate CKPT OUT: held-out metrics on BASE_DATA's held-out games, as JSON
+evaluate() {  # evaluate NET OUT: held-out metrics on BASE_DATA's held-out games, as JSON
   "$PYTHON" -m training.evaluate "$1" --data "$BASE_DATA" --positions "$EVAL_POSITIONS" \
-    --threads "$WORKERS" > "$2.tmp"
+    --validation-permille "$EVAL_PERMILLE" --threads "$WORKERS" > "$2.tmp"
   mv "$2.tmp" "$2"
 }
 
@@ -73,9 +73,7 @@ for ((i = 0; i < CHUNKS; i++)); do
 done
 step train train
 step eval evaluate "$DIR/run/best.ckpt" "$DIR/eval.json"
-if [[ -n "$PREVIOUS_CKPT" ]]; then
-  step eval-previous evaluate "$PREVIOUS_CKPT" "$DIR/eval-previous.json"
-fi
+step eval-previous evaluate "$PREVIOUS" "$DIR/eval-previous.json"
 step export "$PYTHON" -m training.export "$DIR/run/best.ckpt" "$DIR/$NAME.pt" \
   --data "$BASE_DATA" --zhbot "$ZHBOT" --check-positions 256 --name "$NAME"
 step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \

@@ -21,17 +21,23 @@ export ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=$work/previous.
   NAME=toy-next CHUNKS=2 CHUNK_GAMES=1 NODES=50 DATAGEN_OPTS="--max-plies 30" \
   ARCH=resnet-1x8 TRAIN_MINUTES=0.01 \
   TRAIN_OPTS="--batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1" \
-  EVAL_POSITIONS=0 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1
+  EVAL_POSITIONS=0 EVAL_PERMILLE=500 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1
 dir=$work/next
 bash "$root/tools/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the first run failed"; }
-for marker in chunk-0 chunk-1 train eval export match; do
+for marker in chunk-0 chunk-1 train eval eval-previous export match; do
   [[ -e "$dir/$marker.done" ]] || fail "no $marker.done after a complete run"
 done
 ls "$dir/data/chunk-1"/*.zhrec > /dev/null
 [[ -f "$dir/toy-next.pt" ]] || fail "no exported network"
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the match did not play 2 games"
-grep -q "top-1" "$work/first.log" || fail "no held-out summary"
+grep -q "^eval: top-1" "$work/first.log" || fail "no held-out summary"
+# The previous network is measured from its model file (no checkpoint of it is needed), on the
+# same held-out positions as the new one.
+positions=$(grep -o "([0-9]* positions)" "$work/first.log" | sort -u)
+[[ $(grep -c "^eval-previous: top-1" "$work/first.log") == 1 && $(wc -l <<<"$positions") == 1 &&
+   "$positions" != "(0 positions)" ]] \
+  || fail "the two networks were not measured on the same held-out positions: $positions"
 
 # An interruption during training and during the match: the next run resumes both and remakes
 # neither the data nor the finished games.

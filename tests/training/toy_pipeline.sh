@@ -24,6 +24,24 @@ evaluated=$("$python" -m training.evaluate "$work/run/best.ckpt" --data "$work/s
 [[ "$evaluated" == "$records" ]] || { echo "FAIL: --test-set evaluated $evaluated of $records"; exit 1; }
 "$python" -m training.export "$work/run/best.ckpt" "$work/toy.pt" --data "$work/shards" \
   --zhbot "$zhbot" --check-positions 32
+# The exported file is measured like its checkpoint: same positions, same figures.
+for net in run/best.ckpt toy.pt; do
+  "$python" -m training.evaluate "$work/$net" --data "$work/shards" --positions 0 > "$work/$(basename $net).json"
+done
+"$python" - "$work/best.ckpt.json" "$work/toy.pt.json" <<'PY' || exit 1
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for key in ("positions", "top1", "top5", "step"):
+    assert a[key] == b[key], "%s: checkpoint %s, model file %s" % (key, a[key], b[key])
+for key in ("policy_loss", "value_mse"):
+    assert abs(a[key] - b[key]) < 1e-4, "%s: checkpoint %s, model file %s" % (key, a[key], b[key])
+PY
+head -c 4096 "$work/toy.pt" > "$work/truncated.pt"
+if "$python" -m training.evaluate "$work/truncated.pt" --data "$work/shards" 2> "$work/bad-eval.log"; then
+  echo "FAIL: a truncated model file was evaluated"; exit 1
+fi
+grep -q "neither a training checkpoint nor a model file" "$work/bad-eval.log" \
+  || { cat "$work/bad-eval.log"; echo "FAIL: unclear error for a file that is no network"; exit 1; }
 out=$("$zhbot" analyse --nodes 50 -o backend=torch -o model="$work/toy.pt" \
   --fen "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R/Pn b KQkq - 0 1")
 echo "$out"
