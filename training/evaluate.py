@@ -25,10 +25,11 @@ from training.export import load_checkpoint
 
 def load_network(path):
     """(net, training config, step) of a checkpoint or of a model file from training.export."""
-    if not zipfile.is_zipfile(path):
+    try:  # both are zip archives; only TorchScript's holds constants.pkl
+        with zipfile.ZipFile(path) as archive:
+            scripted = any(name.endswith("/constants.pkl") for name in archive.namelist())
+    except (zipfile.BadZipFile, OSError):
         raise SystemExit("evaluate: %s is neither a training checkpoint nor a model file" % path)
-    with zipfile.ZipFile(path) as archive:
-        scripted = any(name.endswith("/constants.pkl") for name in archive.namelist())
     if not scripted:
         net, state = load_checkpoint(path)
         return net, state.get("config", {}), state.get("step")
@@ -36,11 +37,11 @@ def load_network(path):
     net = torch.jit.load(path, map_location="cpu", _extra_files=extra)
     net.eval()
     meta = json.loads(extra["zhbot.json"] or "{}")
-    # The export keeps the run's target settings and split (None or absent: the defaults; a
-    # random network's "training" is a sentence).
+    # The export keeps the run's target settings and split (None or absent: the defaults).
     training = meta.get("training")
-    config = {k: v for k, v in training.items() if v is not None} if isinstance(training, dict) else {}
-    return net, config, meta.get("step")
+    if not isinstance(training, dict):  # a random network's is a sentence
+        return net, {}, meta.get("step")
+    return net, {k: v for k, v in training.items() if v is not None}, meta.get("step")
 
 
 def main(argv=None):
