@@ -7,7 +7,7 @@ namespace zh {
 namespace {
 
 // The network that ships in models/ (its card: models/README.md).
-constexpr const char* kShippedModel = "zhbot-net-1.pt";
+constexpr const char* kShippedModel = "zhbot-net-2.pt";
 
 // The network where this program can run one; a build without LibTorch plays with the
 // hand-written evaluator (and the daemon says so at start).

@@ -19,7 +19,7 @@ TEST_F(E2eGame, FullGameAgainstFairyStockfishEndsCleanlyWithAPgn) {
   BotProcess& bot = start_bot(s);
 #ifdef ZH_E2E_WITH_TORCH
   EXPECT_TRUE(bot.wait_log("nn: loaded", 30s)) << bot.log();
-  EXPECT_NE(bot.log().find("zhbot-net-1.pt"), std::string::npos) << bot.log();
+  EXPECT_NE(bot.log().find("zhbot-net-2.pt"), std::string::npos) << bot.log();
 #endif
   Json spec = challenge_spec("Fairy", true, engine_opponent(0, 40), 60, 0);
   spec["initial_ms"] = 15000;
