@@ -38,7 +38,7 @@ $(BENCH_NET):
 	/usr/bin/python3 -m training.make_random_net $@ --arch resnet-6x64 --seed 1
 
 nn-bench: build $(BENCH_NET)
-	$(ZHBOT) nnbench --model $(BENCH_NET) --batch 1,8,16,64 --threads 2
+	$(ZHBOT) nnbench --model $(BENCH_NET) --batch 1,8,16,64 --threads 2 --precision fp32
 	python3 tools/search_efficiency.py --zhbot $(ZHBOT) --rounds 3
 
 # With a token: the daemon against lichess.org. Without: the offline demo.

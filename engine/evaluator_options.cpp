@@ -26,8 +26,10 @@ OptionTable<EvaluatorConfig> backend_options() {
                "TorchScript model file for the torch backend: a path, or a bare file name looked "
                "up in $ZHBOT_MODEL_DIR, <prefix>/share/zhbot/models and the source tree's models/"},
               {"device", &EvaluatorConfig::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
-              {"precision", &EvaluatorConfig::precision, Choice{"fp32", {"fp32", "fp16", "bf16"}},
-               "network precision: fp16 on CUDA, bf16 on CPU, fp32 anywhere"},
+              {"precision", &EvaluatorConfig::precision,
+               Choice{"auto", {"auto", "fp32", "fp16", "bf16"}},
+               "network precision: auto (bf16 on a CPU with native bf16, else fp32), fp32, "
+               "bf16 (CPU) or fp16 (CUDA)"},
               {"nn_threads", &EvaluatorConfig::threads, Int{1, 1, 256},
                "intra-op threads of the torch CPU backend"},
               {"prior_temperature", &EvaluatorConfig::prior_temperature, Float{1.0, 0.01, 10},

@@ -33,14 +33,16 @@ def main():
         run(["/usr/bin/python3", "-m", "training.make_random_net", net])
         ratios = []
         for r in range(1, args.rounds + 1):
+            # fp32 on both sides: the README's figures (the default, auto, is bf16 on some CPUs)
             bench = run([args.zhbot, "nnbench", "-m", net, "-b", str(args.batch), "-t", "1",
-                         "--runs", "1", "--seconds", "3"])
+                         "--precision", "fp32", "--runs", "1", "--seconds", "3"])
             row = next(l for l in bench.splitlines() if re.match(r"\s+%d\s" % args.batch, l))
             raw = float(row.split()[1])
             out = run([args.zhbot, "analyse", "--fen", FEN, "--movetime", str(args.movetime),
                        "-o", "backend=torch", "-o", "model=" + net,
                        "-o", "threads=%d" % args.threads, "-o", "batch_size=%d" % args.batch,
                        "-o", "max_batch=%d" % args.batch, "-o", "nn_threads=1",
+                       "-o", "precision=fp32",
                        "-o", "move_overhead_ms=0"])
             nps = float(re.search(r"\((\d+) nodes/s\)", out).group(1))
             ratios.append(nps / raw)

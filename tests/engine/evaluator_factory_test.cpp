@@ -91,7 +91,7 @@ TEST(EvaluatorFactory, DefaultsComeFromTheDeclarations) {
   const EvaluatorConfig c = default_evaluator_config();
   EXPECT_EQ(c.backend, "material");
   EXPECT_EQ(c.device, "cpu");
-  EXPECT_EQ(c.precision, "fp32");
+  EXPECT_EQ(c.precision, "auto");
   EXPECT_EQ(c.threads, 1);
   EXPECT_FLOAT_EQ(c.prior_temperature, 1.0f);
   EXPECT_EQ(default_inference_service_config().max_batch, 32);

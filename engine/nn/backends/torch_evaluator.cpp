@@ -20,6 +20,7 @@
 #include "engine/nn/model_path.h"
 #include "engine/nn/model_metadata.h"
 #include "engine/nn/policy_map.h"
+#include "engine/nn/precision.h"
 #include "engine/nn/priors.h"
 
 namespace zh {
@@ -84,7 +85,7 @@ c10::ScalarType parse_precision(const std::string& text, const torch::Device& de
     return torch::kHalf;
   }
   if (text == "bf16") return torch::kBFloat16;
-  throw std::runtime_error("unknown precision '" + text + "': expected fp32, fp16 or bf16");
+  throw std::runtime_error("unknown precision '" + text + "': expected auto, fp32, fp16 or bf16");
 }
 
 // Intra-op threads are a process-wide LibTorch setting; inter-op parallelism is not used
@@ -237,9 +238,11 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   if (!std::filesystem::is_regular_file(path, ec)) throw model_error(path, "is not a file");
 
   m.device = parse_device(config.device);
-  m.dtype = parse_precision(config.precision, m.device);
+  const std::string precision =
+      resolve_precision(config.precision, m.device.is_cuda(), cpu_has_native_bf16());
+  m.dtype = parse_precision(precision, m.device);
   m.info.device = m.device.str();
-  m.info.precision = config.precision;
+  m.info.precision = precision;
   m.info.threads = config.threads;
   set_threads(config.threads);
   disable_cpu_fusion();
@@ -275,7 +278,7 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
     m.module.to(m.device, m.dtype);
   } catch (const std::exception& e) {
     throw model_error(
-        path, "cannot move to " + m.info.device + " " + config.precision + ": " + torch_message(e));
+        path, "cannot move to " + m.info.device + " " + precision + ": " + torch_message(e));
   }
 
   // Freezing folds batch norms and constants; optimize_for_inference also converts the
@@ -296,7 +299,7 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
                                          torch_message(e));
     }
   }
-  if (m.info.optimization == "none") m.check(m.module, m.info.device + " " + config.precision);
+  if (m.info.optimization == "none") m.check(m.module, m.info.device + " " + precision);
 
   // Warm-up: the profiling executor specialises on its first runs.
   {
@@ -313,8 +316,10 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.2f", m.info.load_seconds);
+  const std::string precision_text =
+      precision == config.precision ? precision : precision + " (" + config.precision + ")";
   log_message(LogLevel::kInfo, "nn: loaded " + path + " on " + m.info.device + " (" +
-                                   m.info.precision + ", " + std::to_string(m.info.threads) +
+                                   precision_text + ", " + std::to_string(m.info.threads) +
                                    " thread(s), " + m.info.optimization + "), policy " +
                                    m.info.policy_shape + ", " + seconds + " s; metadata: " +
                                    (m.info.metadata.empty() ? "none" : m.info.metadata));

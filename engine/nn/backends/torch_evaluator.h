@@ -22,7 +22,7 @@ namespace zh {
 struct TorchModelInfo {
   std::string path;
   std::string device;        // as resolved: "cpu", "cuda:0", ...
-  std::string precision;     // "fp32", "fp16", "bf16"
+  std::string precision;     // as resolved ("auto" becomes one of these): "fp32", "fp16", "bf16"
   std::string policy_shape;  // "[B,5184]" or "[B,81,8,8]"
   std::string metadata;      // the zhbot.json text, empty when the file has none
   std::string optimization;  // what was applied: "optimize_for_inference", "freeze", "none"

@@ -2,6 +2,7 @@
 // made by make_test_data.py from the same tiny model), and its refusals of bad model files.
 #include "engine/nn/backends/torch_evaluator.h"
 #include "engine/nn/backends/torch_cpu_fusion.h"
+#include "engine/nn/precision.h"
 
 #include <ATen/Parallel.h>
 #include <gtest/gtest.h>
@@ -193,6 +194,18 @@ TEST(TorchEvaluatorTest, Bf16OnCpuIsClose) {
       EXPECT_NEAR(sum, 1.0, 1e-4);
     }
   }
+}
+
+// "auto" runs in the precision this CPU is good at and reports which one it chose.
+TEST(TorchEvaluatorTest, AutoPrecisionIsResolvedAndReported) {
+  EvaluatorConfig config = torch_config("tiny.pt");
+  config.precision = "auto";
+  TorchEvaluator e(config);
+  EXPECT_EQ(e.info().precision, cpu_has_native_bf16() ? "bf16" : "fp32");
+  const auto refs = references();
+  const auto outputs = evaluate_all(e, refs);
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    EXPECT_NEAR(outputs[i].value, refs[i].value, 0.05) << refs[i].name;
 }
 
 TEST(TorchEvaluatorTest, ConcurrentCallersGetTheSameResults) {

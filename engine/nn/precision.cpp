@@ -1,0 +1,33 @@
+#include "engine/nn/precision.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace zh {
+
+bool cpuinfo_has_native_bf16(std::string_view cpuinfo) {
+  std::istringstream lines{std::string(cpuinfo)};
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line);
+    for (std::string word; words >> word;)
+      if (word == "avx512_bf16" || word == "amx_bf16") return true;
+    return false;  // every core lists the same flags: the first line decides
+  }
+  return false;
+}
+
+bool cpu_has_native_bf16() {
+  std::ifstream in("/proc/cpuinfo");
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return cpuinfo_has_native_bf16(text.str());
+}
+
+std::string resolve_precision(const std::string& requested, bool on_cuda, bool native_bf16) {
+  if (requested != "auto") return requested;
+  return !on_cuda && native_bf16 ? "bf16" : "fp32";
+}
+
+}  // namespace zh

@@ -1,0 +1,20 @@
+#pragma once
+// Which number format the network runs in. "auto", the default, picks what a 1+1 match chose
+// (README "Strength"): bf16 on a CPU that computes it natively (AVX-512 BF16 or AMX), where
+// the network runs several times faster than in fp32; fp32 everywhere else, including CUDA,
+// where no precision has been measured yet.
+#include <string>
+#include <string_view>
+
+namespace zh {
+
+// Whether the "flags" line of a /proc/cpuinfo text lists a native bf16 instruction set.
+bool cpuinfo_has_native_bf16(std::string_view cpuinfo);
+
+// The same for this machine (false where /proc/cpuinfo cannot be read).
+bool cpu_has_native_bf16();
+
+// The precision to run: `requested` itself, or for "auto" the choice above.
+std::string resolve_precision(const std::string& requested, bool on_cuda, bool native_bf16);
+
+}  // namespace zh
