@@ -61,9 +61,13 @@ void add_nneval_command(CLI::App& app) {
       "nneval", "print the evaluator's value and priors for shard records (JSON lines)");
   auto a = std::make_shared<NnevalArgs>();
   a->evaluator.backend = "torch";
+  // fp32 unless asked: nneval is how an exported network is checked against PyTorch's fp32.
+  a->evaluator.precision = "fp32";
   cmd->add_option("--model,-m", a->evaluator.model_path, "TorchScript model file (.pt)");
   cmd->add_option("--backend", a->evaluator.backend, "evaluator backend")
       ->default_str(a->evaluator.backend);
+  cmd->add_option("--precision", a->evaluator.precision, "auto, fp32, bf16 (CPU) or fp16 (CUDA)")
+      ->default_str(a->evaluator.precision);
   cmd->add_option("--records", a->records, "a training shard (.zhrec)")->required();
   cmd->add_option("--count", a->count, "records to evaluate (from the start)")
       ->default_str(std::to_string(a->count));

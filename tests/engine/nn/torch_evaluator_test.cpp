@@ -38,6 +38,7 @@ EvaluatorConfig torch_config(const std::string& model, float temperature = 1.0f)
   config.backend = "torch";
   config.model_path = nn_data_path(model);
   config.prior_temperature = temperature;
+  config.precision = "fp32";  // the Python references are fp32; "auto" may pick bf16
   return config;
 }
 
