@@ -18,11 +18,15 @@ bool cpuinfo_has_native_bf16(std::string_view cpuinfo) {
 }
 
 bool cpu_has_native_bf16() {
-  std::ifstream in("/proc/cpuinfo");
-  if (!in) return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return cpuinfo_has_native_bf16(text.str());
+  // The CPU does not change while we run: read /proc/cpuinfo once, not at every model load.
+  static const bool native = [] {
+    std::ifstream in("/proc/cpuinfo");
+    if (!in) return false;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return cpuinfo_has_native_bf16(text.str());
+  }();
+  return native;
 }
 
 std::string resolve_precision(const std::string& requested, bool on_cuda, bool native_bf16) {

@@ -11,7 +11,7 @@ namespace zh {
 // Whether the "flags" line of a /proc/cpuinfo text lists a native bf16 instruction set.
 bool cpuinfo_has_native_bf16(std::string_view cpuinfo);
 
-// The same for this machine (false where /proc/cpuinfo cannot be read).
+// The same for this machine, read once (false where /proc/cpuinfo cannot be read).
 bool cpu_has_native_bf16();
 
 // The precision to run: `requested` itself, or for "auto" the choice above.
