@@ -11,24 +11,33 @@
 #   5. a colour-balanced match against the shipped network PREVIOUS at MATCH_TC, one core a
 #      side, refereed by Fairy-Stockfish (tools/strength.py), MATCH_CONCURRENCY games at once
 #      (a game keeps one core busy: give each a core).
-# Every step leaves a marker (tools/steps.sh) and is skipped when run again, so after an
-# interruption the same command goes on: a data chunk cut off is made again from its seed, the
-# training resumes from its last checkpoint, the match from its last finished game.
+# Everything lives in the lab (tools/lab.sh: $ZHBOT_LAB, default /var/tmp/zhbot-lab), outside
+# the checkout: the teacher chunks in LAB/data/teacher-NODES (shared by every run that uses the
+# same seeds, so a later network reuses them), the held-out test set in LAB/data/test-TEST_NODES,
+# the run in DIR. Every step leaves a marker (tools/steps.sh) and is skipped when run again, so
+# after an interruption (or a new checkout) the same command goes on: a data chunk cut off is
+# made again from its seed, the training resumes from its last checkpoint, the match from its
+# last finished game. A lab that is gone is made again from the seeds.
 # Shipping is then a decision, not a step: copy DIR/NAME.pt to models/ and update the card.
-# Usage: tools/next_network.sh [DIR]   (default build/next-network; settings from the environment)
+# Usage: tools/next_network.sh [DIR]   (default LAB/NAME; settings from the environment)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=${1:-build/next-network}
+source tools/lab.sh
+NAME=${NAME:-zhbot-net-3}
+DIR=${1:-$ZHBOT_LAB/$NAME}
 ZHBOT=${ZHBOT:-build/default/bot/zhbot}
 PYTHON=${PYTHON:-/usr/bin/python3}
-NAME=${NAME:-zhbot-net-3}
 WORKERS=${WORKERS:-2}
 CHUNKS=${CHUNKS:-10}
 CHUNK_GAMES=${CHUNK_GAMES:-3000}
 NODES=${NODES:-3000}
 SEED=${SEED:-20010}
 DATAGEN_OPTS=${DATAGEN_OPTS:-}
-BASE_DATA=${BASE_DATA:-build/data/starter}
+DATA_DIR=${DATA_DIR:-$ZHBOT_LAB/data/teacher-$NODES}
+TEST_NODES=${TEST_NODES:-100000}
+TEST_GAMES=${TEST_GAMES:-40}
+TEST_SET=${TEST_SET:-$ZHBOT_LAB/data/test-$TEST_NODES}
+BASE_DATA=${BASE_DATA:-$ZHBOT_LAB/data/starter}
 EXTRA_DATA=${EXTRA_DATA:-}
 ARCH=${ARCH:-resnet-6x64}
 TRAIN_MINUTES=${TRAIN_MINUTES:-240}
@@ -41,49 +50,74 @@ MATCH_TC=${MATCH_TC:-1+1}
 MATCH_MAX_PLIES=${MATCH_MAX_PLIES:-400}
 MATCH_CONCURRENCY=${MATCH_CONCURRENCY:-1}
 export OPENBLAS_NUM_THREADS=1
-[[ -d "$BASE_DATA" ]] || { echo "BASE_DATA $BASE_DATA: no such directory (training/README.md, section 1, imports the starter set)" >&2; exit 2; }
+[[ -x "$ZHBOT" ]] || { echo "ZHBOT $ZHBOT: not built (make build)" >&2; exit 2; }
 [[ -f "$PREVIOUS" ]] || { echo "PREVIOUS $PREVIOUS: no such file" >&2; exit 2; }
-mkdir -p "$DIR"
+# The starter set joins the training data when the lab has it or can import it
+# ($ZHBOT_TEACHER_SET); without it the network learns from the lab's own chunks alone. A base
+# set named explicitly must exist.
+if [[ "$BASE_DATA" == "$ZHBOT_LAB/data/starter" ]]; then
+  if ! lab_import_starter "$BASE_DATA"; then
+    echo "no starter set (set ZHBOT_TEACHER_SET to import it): training on the lab's chunks only"
+    BASE_DATA=
+  fi
+elif [[ -n "$BASE_DATA" && ! -d "$BASE_DATA" ]]; then
+  echo "BASE_DATA $BASE_DATA: no such directory" >&2
+  exit 2
+fi
+mkdir -p "$DIR" "$DATA_DIR" "$TEST_SET"
 source tools/steps.sh
 
-chunk() {  # chunk I: CHUNK_GAMES teacher games from seed SEED+I; one cut off is made again
-  rm -rf "$DIR/data/chunk-$1"
+chunk() {  # chunk SEED: CHUNK_GAMES teacher games from that seed; one cut off is made again
+  rm -rf "$DATA_DIR/chunk-$1"
   # shellcheck disable=SC2086  # DATAGEN_OPTS is a list of options
-  "$ZHBOT" datagen --out "$DIR/data/chunk-$1" --nodes "$NODES" --games "$CHUNK_GAMES" \
-    --workers "$WORKERS" --seed $((SEED + $1)) --progress 60 $DATAGEN_OPTS
+  "$ZHBOT" datagen --out "$DATA_DIR/chunk-$1" --nodes "$NODES" --games "$CHUNK_GAMES" \
+    --workers "$WORKERS" --seed "$1" --progress 60 $DATAGEN_OPTS
+}
+
+test_set() {  # TEST_GAMES games labelled at TEST_NODES, from seeds no chunk uses
+  rm -rf "$TEST_SET/shards"
+  "$ZHBOT" datagen --out "$TEST_SET/shards" --nodes "$TEST_NODES" --games "$TEST_GAMES" \
+    --workers "$WORKERS" --seed "$TEST_NODES" --progress 60
 }
 
 train() {  # from scratch, or from the last checkpoint of an interrupted attempt
   local resume=()
   [[ -e "$DIR/run/last.ckpt" ]] && resume=(--resume)
   # shellcheck disable=SC2086  # EXTRA_DATA and TRAIN_OPTS are lists
-  "$PYTHON" -m training.train --data "$BASE_DATA" "$DIR/data" $EXTRA_DATA --out "$DIR/run" \
+  "$PYTHON" -m training.train --data $BASE_DATA "${chunks[@]}" $EXTRA_DATA --out "$DIR/run" \
     --arch "$ARCH" --time-budget-minutes "$TRAIN_MINUTES" --threads "$WORKERS" $TRAIN_OPTS \
     "${resume[@]}"
 }
 
-evaluate() {  # evaluate NET OUT: held-out metrics on BASE_DATA's held-out games, as JSON
+evaluate() {  # evaluate NET OUT: held-out metrics as JSON, on the test set and on BASE_DATA's
+  "$PYTHON" -m training.evaluate "$1" --data "$TEST_SET/shards" --test-set --positions 0 \
+    --threads "$WORKERS" > "$2.test.tmp"
+  mv "$2.test.tmp" "$2.test.json"
+  [[ -n "$BASE_DATA" ]] || return 0
   "$PYTHON" -m training.evaluate "$1" --data "$BASE_DATA" --positions "$EVAL_POSITIONS" \
     --validation-permille "$EVAL_PERMILLE" --threads "$WORKERS" > "$2.tmp"
-  mv "$2.tmp" "$2"
+  mv "$2.tmp" "$2.json"
 }
 
+chunks=()
 for ((i = 0; i < CHUNKS; i++)); do
-  step "chunk-$i" chunk "$i"
+  DIR=$DATA_DIR step "chunk-$((SEED + i))" chunk $((SEED + i))
+  chunks+=("$DATA_DIR/chunk-$((SEED + i))")
 done
+DIR=$TEST_SET step test-set test_set
 step train train
-step eval evaluate "$DIR/run/best.ckpt" "$DIR/eval.json"
-step eval-previous evaluate "$PREVIOUS" "$DIR/eval-previous.json"
+step eval evaluate "$DIR/run/best.ckpt" "$DIR/eval"
+step eval-previous evaluate "$PREVIOUS" "$DIR/eval-previous"
 step export "$PYTHON" -m training.export "$DIR/run/best.ckpt" "$DIR/$NAME.pt" \
-  --data "$BASE_DATA" --zhbot "$ZHBOT" --check-positions 256 --name "$NAME"
+  --data "${BASE_DATA:-${chunks[0]}}" --zhbot "$ZHBOT" --check-positions 256 --name "$NAME"
 step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
   --a "zhbot:model=$DIR/$NAME.pt" --b "zhbot:model=$PREVIOUS" \
   --games "$MATCH_GAMES" --tc "$MATCH_TC" --max-plies "$MATCH_MAX_PLIES" --out "$DIR/match.jsonl" \
   --concurrency "$MATCH_CONCURRENCY"
 
 echo "== $NAME: $("$PYTHON" -c 'import sys; from training import data
-d = data.Dataset(sys.argv[1:]); print(len(d), "new positions from", d.games, "games")' "$DIR/data")"
-for f in eval eval-previous; do
+d = data.Dataset(sys.argv[1:]); print(len(d), "new positions from", d.games, "games")' "${chunks[@]}")"
+for f in eval.test eval eval-previous.test eval-previous; do
   [[ -e "$DIR/$f.json" ]] || continue
   summary=$("$PYTHON" -c 'import json, sys; m = json.load(open(sys.argv[1]))
 pct = lambda x: "n/a" if x is None else "%.1f%%" % (100 * x)

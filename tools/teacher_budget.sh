@@ -1,64 +1,83 @@
 #!/usr/bin/env bash
-# The data question: for the same teacher time and the same training time, which makes the
-# stronger network, a stronger teacher (10x the nodes a position, a tenth of the positions) or
-# more data (the starter set's budget)?
-#   1. two data sets, each from GEN_MINUTES of WORKERS teacher processes: 3 000 and 30 000 nodes;
-#   2. a test set from separate games labelled at 100 000 nodes (neither network trains on it);
-#   3. one network on each set, same architecture, seed and TRAIN_MINUTES;
+# A data question: for the same teacher budget and the same training, which makes the stronger
+# network, labels from a deeper teacher search (NODES_B nodes a position) or more positions from
+# a shallower one (NODES_A)?
+#   1. two data sets with the same teacher budget in nodes: POSITIONS_B positions at NODES_B and
+#      POSITIONS_B x NODES_B / NODES_A at NODES_A (the CPU seconds each took are kept beside it,
+#      so the budget can be checked in time as well: a wall-clock budget would be unfair on a
+#      machine that other work shares);
+#   2. the lab's test set: separate games labelled at TEST_NODES (neither teacher labels it);
+#   3. one network on each set, same architecture, seed and number of training steps
+#      (TRAIN_STEPS, by default 1.5 passes over the smaller set: the regime of a network trained
+#      on the bulk data, which it sees about once);
 #   4. both on the test set (agreement with the stronger teacher), and a match between them at
 #      equal nodes a move, refereed by Fairy-Stockfish (tools/strength.py).
-# Each step leaves a marker and is skipped when run again, so an interrupted run resumes (a data
-# set cut off mid-way is made again, to keep its time budget exact).
-# Usage: tools/teacher_budget.sh [DIR]   (default build/teacher-budget)
+# Everything lives in the lab (tools/lab.sh); each step leaves a marker and is skipped when run
+# again, so an interrupted run resumes (a data set cut off mid-way is made again from its seed).
+# The 3 000 against 30 000 question (models/README.md) ran an earlier form of this script, with
+# 12 minutes of wall clock per set on a quiet machine and 10 minutes of training each.
+# Usage: tools/teacher_budget.sh [DIR]   (default LAB/teacher-budget-NODES_A-NODES_B)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=${1:-build/teacher-budget}
+source tools/lab.sh
+NODES_A=${NODES_A:-1000}
+NODES_B=${NODES_B:-3000}
+DIR=${1:-$ZHBOT_LAB/teacher-budget-$NODES_A-$NODES_B}
 ZHBOT=${ZHBOT:-build/default/bot/zhbot}
 PYTHON=${PYTHON:-/usr/bin/python3}
 WORKERS=${WORKERS:-2}
-GEN_MINUTES=${GEN_MINUTES:-12}
-TRAIN_MINUTES=${TRAIN_MINUTES:-10}
+POSITIONS_B=${POSITIONS_B:-150000}
+POSITIONS_A=$((POSITIONS_B * NODES_B / NODES_A))
+TEST_NODES=${TEST_NODES:-100000}
+TEST_GAMES=${TEST_GAMES:-40}
+TEST_SET=${TEST_SET:-$ZHBOT_LAB/data/test-$TEST_NODES}
 ARCH=${ARCH:-resnet-6x64}
+BATCH=${BATCH:-512}
+TRAIN_STEPS=${TRAIN_STEPS:-$((POSITIONS_B * 3 / 2 / BATCH))}
 MATCH_GAMES=${MATCH_GAMES:-40}
 MATCH_NODES=${MATCH_NODES:-400}
 export OPENBLAS_NUM_THREADS=1
-mkdir -p "$DIR"
-
+[[ -x "$ZHBOT" ]] || { echo "ZHBOT $ZHBOT: not built (make build)" >&2; exit 2; }
+mkdir -p "$DIR" "$TEST_SET"
 source tools/steps.sh
 
-generate() {  # generate NODES: GEN_MINUTES of teacher games; SIGTERM stops datagen cleanly
+generate() {  # generate NODES POSITIONS: the teacher's labels, with the CPU time they took
   rm -rf "$DIR/data-$1"
-  local rc=0
-  timeout --signal=TERM "${GEN_MINUTES}m" "$ZHBOT" datagen --out "$DIR/data-$1" --nodes "$1" \
-    --workers "$WORKERS" --seed "$1" --shard-records 1000 --progress 60 || rc=$?
-  [[ $rc == 0 || $rc == 124 ]]
+  /usr/bin/time -f "cpu_seconds %U %S wall_seconds %e" -o "$DIR/data-$1.time" \
+    "$ZHBOT" datagen --out "$DIR/data-$1" --nodes "$1" --positions "$2" --workers "$WORKERS" \
+    --seed "$1" --progress 60
 }
 
-for nodes in 3000 30000; do
-  step "data-$nodes" generate "$nodes"
-done
-step test-set "$ZHBOT" datagen --out "$DIR/test-100000" --nodes 100000 \
-  --games "${TEST_GAMES:-40}" --workers "$WORKERS" --seed 100000
+test_set() {  # the same test set next_network.sh measures networks on
+  rm -rf "$TEST_SET/shards"
+  "$ZHBOT" datagen --out "$TEST_SET/shards" --nodes "$TEST_NODES" --games "$TEST_GAMES" \
+    --workers "$WORKERS" --seed "$TEST_NODES" --progress 60
+}
 
-for nodes in 3000 30000; do
+step "data-$NODES_A" generate "$NODES_A" "$POSITIONS_A"
+step "data-$NODES_B" generate "$NODES_B" "$POSITIONS_B"
+DIR=$TEST_SET step test-set test_set
+
+for nodes in "$NODES_A" "$NODES_B"; do
   step "train-$nodes" "$PYTHON" -m training.train --data "$DIR/data-$nodes" --out "$DIR/run-$nodes" \
-    --arch "$ARCH" --batch-size 512 --lr 0.1 --time-budget-minutes "$TRAIN_MINUTES" \
+    --arch "$ARCH" --batch-size "$BATCH" --lr 0.1 --max-steps "$TRAIN_STEPS" \
     --epoch-steps 100 --seed 1 --threads "$WORKERS"
   step "eval-$nodes" "$PYTHON" -m training.evaluate "$DIR/run-$nodes/best.ckpt" \
-    --data "$DIR/test-100000" --test-set --positions 0 --threads "$WORKERS"
+    --data "$TEST_SET/shards" --test-set --positions 0 --threads "$WORKERS"
   step "export-$nodes" "$PYTHON" -m training.export "$DIR/run-$nodes/best.ckpt" \
     "$DIR/net-$nodes.pt" --data "$DIR/data-$nodes" --zhbot "$ZHBOT" --check-positions 64 \
     --name "teacher-$nodes"
 done
 
 step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
-  --a "zhbot:backend=torch,model=$DIR/net-30000.pt,nodes=$MATCH_NODES" \
-  --b "zhbot:backend=torch,model=$DIR/net-3000.pt,nodes=$MATCH_NODES" \
-  --games "$MATCH_GAMES" --out "$DIR/match.jsonl"
+  --a "zhbot:backend=torch,model=$DIR/net-$NODES_A.pt,nodes=$MATCH_NODES" \
+  --b "zhbot:backend=torch,model=$DIR/net-$NODES_B.pt,nodes=$MATCH_NODES" \
+  --games "$MATCH_GAMES" --out "$DIR/match.jsonl" --concurrency "$WORKERS"
 
-for nodes in 3000 30000; do
+for nodes in "$NODES_A" "$NODES_B"; do
   echo "== teacher at $nodes nodes: $("$PYTHON" -c 'import sys; from training import data
-d = data.Dataset(sys.argv[1:]); print(len(d), "positions from", d.games, "games")' "$DIR/data-$nodes")"
+d = data.Dataset(sys.argv[1:]); print(len(d), "positions from", d.games, "games")' "$DIR/data-$nodes")," \
+    "$(cat "$DIR/data-$nodes.time")"
   grep -E '"(top1|top5|value_mse|value_sign_accuracy|positions)"' "$DIR/eval-$nodes.log"
 done
 tail -1 "$DIR/match.log"

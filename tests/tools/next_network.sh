@@ -17,39 +17,52 @@ fail() { echo "FAIL: $*"; exit 1; }
   --progress 5 > "$work/base.log"
 "$python" -m training.make_random_net "$work/previous.pt" --arch resnet-1x8 --seed 2
 
-export ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=$work/previous.pt \
-  NAME=toy-next CHUNKS=2 CHUNK_GAMES=1 NODES=50 DATAGEN_OPTS="--max-plies 30" \
+# The lab does not exist yet: the first run makes it.
+lab=$work/lab
+export ZHBOT_LAB=$lab ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=$work/previous.pt \
+  NAME=toy-next CHUNKS=2 CHUNK_GAMES=1 NODES=50 SEED=7 DATAGEN_OPTS="--max-plies 30" \
+  TEST_NODES=60 TEST_GAMES=1 \
   ARCH=resnet-1x8 TRAIN_MINUTES=0.01 \
   TRAIN_OPTS="--batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1" \
   EVAL_POSITIONS=0 EVAL_PERMILLE=500 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1
 dir=$work/next
 bash "$root/tools/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the first run failed"; }
-for marker in chunk-0 chunk-1 train eval eval-previous export match; do
+for marker in train eval eval-previous export match; do
   [[ -e "$dir/$marker.done" ]] || fail "no $marker.done after a complete run"
 done
-ls "$dir/data/chunk-1"/*.zhrec > /dev/null
+# The teacher data and the test set are the lab's, kept apart from the run that made them.
+data=$lab/data/teacher-50
+for marker in $data/chunk-7 $data/chunk-8 $lab/data/test-60/test-set; do
+  [[ -e "$marker.done" ]] || fail "no $marker.done after a complete run"
+done
+ls "$data/chunk-8"/*.zhrec "$lab/data/test-60/shards"/*.zhrec > /dev/null
 [[ -f "$dir/toy-next.pt" ]] || fail "no exported network"
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the match did not play 2 games"
-grep -q "^eval: top-1" "$work/first.log" || fail "no held-out summary"
-# The previous network is measured from its model file (no checkpoint of it is needed), on the
-# same held-out positions as the new one.
-positions=$(grep -o "([0-9]* positions)" "$work/first.log" | sort -u)
-[[ $(grep -c "^eval-previous: top-1" "$work/first.log") == 1 && $(wc -l <<<"$positions") == 1 &&
-   "$positions" != "(0 positions)" ]] \
-  || fail "the two networks were not measured on the same held-out positions: $positions"
+# Both networks are measured on the test set and on the base set's held-out games; the previous
+# one from its model file (no checkpoint of it is needed), each time on the same positions as
+# the new one.
+positions_of() { grep "^$1: top-1" "$work/first.log" | grep -o "([0-9]* positions)"; }
+for set in eval.test eval; do
+  previous=${set/eval/eval-previous}
+  new_positions=$(positions_of "$set") old_positions=$(positions_of "$previous")
+  [[ -n "$new_positions" && "$new_positions" != "(0 positions)" ]] || fail "no $set summary"
+  [[ "$new_positions" == "$old_positions" ]] \
+    || fail "$set: the networks were measured on different positions: $new_positions, $old_positions"
+done
 
 # An interruption during training and during the match: the next run resumes both and remakes
 # neither the data nor the finished games.
 rm "$dir"/{train,eval,export,match}.done
 head -1 "$dir/match.jsonl" > "$dir/match.jsonl.1" && mv "$dir/match.jsonl.1" "$dir/match.jsonl"
 first_game=$(head -1 "$dir/match.jsonl")
-chunk_before=$(stat -c %Y "$dir"/data/chunk-0/*.zhrec | sort | tail -1)
+chunk_before=$(stat -c %Y "$data"/chunk-7/*.zhrec | sort | tail -1)
 bash "$root/tools/next_network.sh" "$dir" > "$work/second.log" 2>&1 \
   || { cat "$work/second.log"; fail "the resumed run failed"; }
-grep -q "chunk-0: done before" "$work/second.log" || fail "chunk-0 was made again"
-[[ $(stat -c %Y "$dir"/data/chunk-0/*.zhrec | sort | tail -1) == "$chunk_before" ]] \
-  || fail "chunk-0's shards were rewritten"
+grep -q "chunk-7: done before" "$work/second.log" || fail "chunk-7 was made again"
+grep -q "test-set: done before" "$work/second.log" || fail "the test set was made again"
+[[ $(stat -c %Y "$data"/chunk-7/*.zhrec | sort | tail -1) == "$chunk_before" ]] \
+  || fail "chunk-7's shards were rewritten"
 grep -q "resumed at step" "$dir/train.log" || fail "training did not resume from its checkpoint"
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the resumed match does not hold 2 games"
 [[ $(head -1 "$dir/match.jsonl") == "$first_game" ]] || fail "the finished game was replayed"
