@@ -21,8 +21,8 @@ Each opening is played twice, colours swapped. Clocks are kept here, in lichess 
 Results are appended to a JSONL file as games finish, so an interrupted match resumes where it
 stopped (the games not yet in the file are played). --concurrency N plays N games at once, each
 with its own referee: ponder is off, so a game keeps one core busy (its side to move); give
-every game a core. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse
-rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still running at
+every game a core. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess
+crazyhouse rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still running at
 --max-plies is adjudicated a draw.
 """
 import argparse
