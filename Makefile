@@ -59,7 +59,7 @@ endif
 demo: build
 	bash tools/demo.sh $(BUILD_DIR)
 
-# The strength ladder (README "Strength"): the shipped configuration's network against
+# The strength ladder (docs/strength.md): the shipped configuration's network against
 # Fairy-Stockfish rung by rung at 1+1, one core per side, then a 3+2 confirmation at the highest
 # rung passed. About 75 s a game; resumes where it stopped (results in STRENGTH_DIR, by default
 # the lab folder outside the checkout: $$ZHBOT_LAB or /var/tmp/zhbot-lab, strength/ladder).
