@@ -32,7 +32,7 @@ class TimeControlNotation(unittest.TestCase):
         with self.assertRaises(argparse.ArgumentTypeError):
             timecontrol.tc_argument("10")
 
-    def test_every_tool_reads_tc_as_lichess_notation(self):
+    def test_uci_match_reads_tc_as_lichess_notation(self):
         # uci_match.py once read --tc as seconds: "1" alone (seconds) must now be refused as
         # a usage error before any engine starts.
         run = subprocess.run([sys.executable, os.path.join(TOOLS, "uci_match.py"), "--zhbot",
