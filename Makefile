@@ -4,7 +4,7 @@ BUILD_TYPE ?= RelWithDebInfo
 ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: deps configure build test bench search-bench perft-bench nn-bench run demo soak fuzz \
+.PHONY: deps configure build test lint bench search-bench perft-bench nn-bench run demo soak fuzz \
 	strength fuzz-build clean ci ci-release ci-asan ci-tsan ci-fuzz ci-engine-only
 
 deps:
@@ -21,6 +21,10 @@ build: configure
 # Every test except the long soak (label `slow`).
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j2 -LE slow
+
+# Style: clang-format over the C++ sources, flake8 over training/ and tools/ (changes nothing).
+lint: deps
+	bash tools/check_style.sh
 
 # Benchmarks are programs; each prints its figures and the ratio to its anchor.
 bench: search-bench perft-bench nn-bench
@@ -55,14 +59,15 @@ endif
 demo: build
 	bash tools/demo.sh $(BUILD_DIR)
 
-# The strength ladder (README "Strength"): the shipped configuration's network against
+# The strength ladder (docs/strength.md): the shipped configuration's network against
 # Fairy-Stockfish rung by rung at 1+1, one core per side, then a 3+2 confirmation at the highest
-# rung passed. About 75 s a game; resumes where it stopped (results in STRENGTH_DIR).
-STRENGTH_DIR ?= build/strength/ladder
+# rung passed. About 75 s a game; resumes where it stopped (results in STRENGTH_DIR, by default
+# the lab folder outside the checkout: $$ZHBOT_LAB or /var/tmp/zhbot-lab, strength/ladder).
+STRENGTH_DIR ?=
 strength: build
 	python3 tools/strength.py ladder --a zhbot --zhbot $(ZHBOT) --tc 1+1 --games 20 \
-		--dir $(STRENGTH_DIR)
-	python3 tools/strength.py report --a zhbot --dir $(STRENGTH_DIR)
+		$(if $(STRENGTH_DIR),--dir $(STRENGTH_DIR))
+	python3 tools/strength.py report --a zhbot $(if $(STRENGTH_DIR),--dir $(STRENGTH_DIR))
 
 # The soak run: GAMES games, three at a time, random faults at every layer; prints one table.
 GAMES ?= 50

@@ -9,11 +9,13 @@ side and castling compared). Deterministic for a given seed.
     tools/make_openings.py --count 60 --seed 1 --out tools/openings/zh-balanced.epd
 """
 import argparse
+import os
 import random
 import sys
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from uci_match import FAIRY, Engine  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zhtools.fairy import FairyStockfish  # noqa: E402
+from zhtools.uci import position_command  # noqa: E402
 
 
 def main():
@@ -25,37 +27,26 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    fsf = Engine("fairy-stockfish", [FAIRY])
-    fsf.handshake([("Threads", "1"), ("Hash", "32")])
+    fsf = FairyStockfish([("Threads", "1"), ("Hash", "32")])
     found, seen, tried = [], set(), 0
     while len(found) < args.count:
         tried += 1
         moves = []
         for _ in range(rng.randint(2, 6)):
-            fsf.send("position startpos moves " + " ".join(moves))
-            fsf.send("go perft 1")
-            _, lines = fsf.read_until("Nodes searched")
-            legal = sorted(l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes"))
+            legal = sorted(fsf.legal_moves(position_command(None, moves)))
             if not legal:
                 break
             moves.append(rng.choice(legal))
-        fsf.send("position startpos moves " + " ".join(moves))
-        fsf.send("d")
-        _, lines = fsf.read_until("Checkers:")
-        fen = next(l for l in lines if l.startswith("Fen:"))[5:].strip()
+        position = position_command(None, moves)
+        fen, _ = fsf.describe(position)
         key = " ".join(fen.split()[:3])
         if key in seen:
             continue
-        fsf.send("go depth %d" % args.depth)
-        _, lines = fsf.read_until("bestmove")
-        scores = [l for l in lines if " score " in l]
-        if not scores or " mate " in scores[-1]:
-            continue
-        cp = int(scores[-1].split(" score cp ")[1].split()[0])
-        if abs(cp) > args.margin:
+        _, lines = fsf.search(position, "depth %d" % args.depth)
+        if not lines or lines[0].kind != "cp" or abs(lines[0].value) > args.margin:
             continue
         seen.add(key)
-        found.append((fen, cp, moves))
+        found.append((fen, lines[0].value, moves))
     fsf.quit()
     with open(args.out, "w") as f:
         f.write("# zhbot strength-ladder openings: %d positions, 2-6 random plies from the start,\n"

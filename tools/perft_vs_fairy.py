@@ -7,10 +7,15 @@ Each engine's time is measured from the request to the final count (process star
 excluded on both sides). Prints nodes/s per round and the median ratio zhbot / Fairy-Stockfish.
 """
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zhtools.fairy import FAIRY, FairyStockfish  # noqa: E402
+from zhtools.uci import position_command  # noqa: E402
 
 
 def read_suite(zhbot):
@@ -30,51 +35,26 @@ def zhbot_perft(zhbot, fen, depth):
     return int(fields["Nodes searched"]), float(fields["Seconds"])
 
 
-class Fairy:
-    def __init__(self, path):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name UCI_Variant value crazyhouse")
-        self.send("setoption name Threads value 1")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix):
-        for line in self.proc.stdout:
-            if line.startswith(prefix):
-                return line
-        raise RuntimeError("fairy-stockfish exited before printing " + prefix)
-
-    def perft(self, fen, depth):
-        self.send("position fen " + fen)
-        self.send("isready")
-        self.wait_for("readyok")
-        start = time.perf_counter()
-        self.send("go perft %d" % depth)
-        line = self.wait_for("Nodes searched")
-        seconds = time.perf_counter() - start
-        return int(line.split(":")[1]), seconds
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+def fairy_perft(fairy, fen, depth):
+    """Fairy-Stockfish's count and seconds, from the request to the count (the position is
+    set up before the clock starts)."""
+    fairy.send(position_command(fen))
+    fairy.sync()
+    start = time.perf_counter()
+    fairy.send("go perft %d" % depth)
+    line, _ = fairy.read_until("Nodes searched")
+    return int(line.split(":")[1]), time.perf_counter() - start
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--zhbot", default="build/default/bot/zhbot")
-    parser.add_argument("--fairy", default="/usr/games/fairy-stockfish")
+    parser.add_argument("--fairy", default=FAIRY)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
 
     suite = read_suite(args.zhbot)
-    fairy = Fairy(args.fairy)
+    fairy = FairyStockfish([("Threads", "1")], path=args.fairy)
     ratios = []
     for r in range(1, args.rounds + 1):
         totals = {"zhbot": [0, 0.0], "fairy": [0, 0.0]}
@@ -85,9 +65,10 @@ def main():
                 if engine == "zhbot":
                     nodes, secs = zhbot_perft(args.zhbot, fen, depth)
                 else:
-                    nodes, secs = fairy.perft(fen, depth)
+                    nodes, secs = fairy_perft(fairy, fen, depth)
                 if nodes != expected:
-                    sys.exit("%s counted %d, expected %d: %s depth %d" % (engine, nodes, expected, fen, depth))
+                    sys.exit("%s counted %d, expected %d: %s depth %d"
+                             % (engine, nodes, expected, fen, depth))
                 totals[engine][0] += nodes
                 totals[engine][1] += secs
         zh_nps = totals["zhbot"][0] / totals["zhbot"][1]
@@ -95,7 +76,7 @@ def main():
         ratios.append(zh_nps / fsf_nps)
         print("round %d: zhbot %.1f M nodes/s, fairy-stockfish %.1f M nodes/s, ratio %.2f"
               % (r, zh_nps / 1e6, fsf_nps / 1e6, ratios[-1]), flush=True)
-    fairy.close()
+    fairy.quit()
     print("median ratio zhbot / fairy-stockfish: %.2f (%d rounds, %d positions, %d nodes each)"
           % (statistics.median(ratios), len(ratios), len(suite), sum(c for _, _, c in suite)))
 

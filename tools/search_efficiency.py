@@ -36,7 +36,8 @@ def main():
             # fp32 on both sides: the README's figures (the default, auto, is bf16 on some CPUs)
             bench = run([args.zhbot, "nnbench", "-m", net, "-b", str(args.batch), "-t", "1",
                          "--precision", "fp32", "--runs", "1", "--seconds", "3"])
-            row = next(l for l in bench.splitlines() if re.match(r"\s+%d\s" % args.batch, l))
+            row = next(line for line in bench.splitlines()
+                       if re.match(r"\s+%d\s" % args.batch, line))
             raw = float(row.split()[1])
             out = run([args.zhbot, "analyse", "--fen", FEN, "--movetime", str(args.movetime),
                        "-o", "backend=torch", "-o", "model=" + net,

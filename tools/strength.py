@@ -3,9 +3,12 @@
 Fairy-Stockfish's own move list (never by zhbot), with Elo and a 95% interval.
 
   tools/strength.py match  --a zhbot:backend=torch,model=models/X.pt --b fsf:nodes=1000 \
-                           --games 20 --tc 1+1 --out build/strength/nodes1000.jsonl
-  tools/strength.py ladder --a zhbot:... --tc 1+1 --games 20 --dir build/strength/ladder
-  tools/strength.py report --dir build/strength/ladder
+                           --games 20 --tc 1+1 [--out FILE.jsonl]
+  tools/strength.py ladder --a zhbot:... --tc 1+1 --games 20 [--dir DIR]
+  tools/strength.py report [--dir DIR]
+
+Results live in the lab folder outside the checkout by default ($ZHBOT_LAB, else
+/var/tmp/zhbot-lab): a match in <lab>/strength/matches/, the ladder in <lab>/strength/ladder/.
 
 Engine specs:
   zhbot[:NAME=VALUE,...]  `zhbot uci` with those engine options (always Threads 1 for the search
@@ -18,8 +21,8 @@ Each opening is played twice, colours swapped. Clocks are kept here, in lichess 
 Results are appended to a JSONL file as games finish, so an interrupted match resumes where it
 stopped (the games not yet in the file are played). --concurrency N plays N games at once, each
 with its own referee: ponder is off, so a game keeps one core busy (its side to move); give
-every game a core. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess crazyhouse
-rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still running at
+every game a core. Illegal moves, time forfeits and crashes are counted and must be 0. Lichess
+crazyhouse rules: mate, stalemate, fivefold repetition; no 50-move rule; a game still running at
 --max-plies is adjudicated a draw.
 """
 import argparse
@@ -35,7 +38,12 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_match import FAIRY, Engine, bestmove_of  # noqa: E402
+from zhtools.epd import load_fens  # noqa: E402
+from zhtools.fairy import FAIRY  # noqa: E402
+from zhtools.lab import lab_path  # noqa: E402
+from zhtools.referee import Referee, Repetitions, game_end, loss_for  # noqa: E402
+from zhtools.timecontrol import TC_HELP, parse_tc  # noqa: E402
+from zhtools.uci import EngineError, UciEngine, bestmove_of, position_command  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OPENINGS = os.path.join(ROOT, "tools", "openings", "zh-balanced.epd")
@@ -67,11 +75,11 @@ class Player:
         self.warnings = []  # what the engine flagged during the game (a repaired defect, ...)
         self.kind, self.opts = parse_spec(spec)
         if self.kind == "zhbot":
-            self.engine = Engine(spec, [zhbot, "uci"])
+            self.engine = UciEngine(spec, [zhbot, "uci"])
             options = [("Threads", "1"), ("nn_threads", "1"), ("Ponder", "false")]
             options += [(k, v) for k, v in self.opts.items() if k not in GO_LIMITS]
         else:
-            self.engine = Engine(spec, [FAIRY])
+            self.engine = UciEngine(spec, [FAIRY])
             options = [("Threads", "1"), ("Hash", "16")]
             if "skill" in self.opts:
                 options.append(("Skill Level", self.opts["skill"]))
@@ -87,91 +95,55 @@ class Player:
             e.send("go wtime %d btime %d winc %d binc %d" % (clock["w"], clock["b"], inc, inc))
         line, lines = e.read_until("bestmove")
         self.last_lines = lines[-30:]  # kept for the record of an illegal move
-        self.warnings += [l for l in lines if l.startswith(WARNING_LINES)]
+        self.warnings += [w for w in lines if w.startswith(WARNING_LINES)]
         return bestmove_of(line)[0]
 
     def new_game(self):
-        self.engine.send("ucinewgame")
-        self.engine.send("isready")
-        self.engine.read_until("readyok")
+        self.engine.new_game()
 
     def quit(self):
         self.engine.quit()
 
 
-class Referee(Engine):
-    """Fairy-Stockfish as the rules: legal moves, check, FEN; never one of the players."""
-
-    def __init__(self):
-        super().__init__("referee", [FAIRY])
-        self.handshake([])
-
-    def state(self, position):
-        self.send(position)
-        self.send("go perft 1")
-        _, lines = self.read_until("Nodes searched")
-        legal = {l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes")}
-        self.send("d")  # the position is still the one perft ran on
-        _, lines = self.read_until("Checkers:")
-        fen = next(l for l in lines if l.startswith("Fen:"))[5:].strip()
-        checkers = next(l for l in lines if l.startswith("Checkers:"))[9:].strip()
-        return legal, fen, bool(checkers)
-
-
 def parse_lichess_tc(tc):
     """Lichess notation: "1+1" is 1 minute on each clock plus 1 second a move; returns ms."""
-    base, sep, inc = tc.partition("+")
     try:
-        base_ms, inc_ms = round(float(base) * 60000), round(float(inc) * 1000)
-    except ValueError:
-        base_ms = inc_ms = -1
-    if not sep or base_ms < 0 or inc_ms < 0 or base_ms + inc_ms == 0:
-        raise SystemExit("--tc %r: want MINUTES+SECONDS as on lichess, e.g. 1+1 or 0.5+0" % tc)
-    return base_ms, inc_ms
+        return tuple(parse_tc(tc))
+    except ValueError as e:
+        raise SystemExit("--tc: %s" % e)
 
 
 def play_game(white, black, opening, clock_ms, max_plies, referee):
     base, inc = clock_ms
     clock = {"w": base, "b": base}
-    moves, seen = [], Counter()
+    moves, repetitions = [], Repetitions()
     for p in (white, black):
         p.new_game()
     while True:
-        position = "position fen %s%s" % (opening, (" moves " + " ".join(moves)) if moves else "")
-        legal, fen, in_check = referee.state(position)
-        side = fen.split()[1]
-        seen[" ".join(fen.split()[:4])] += 1
-        mover_is_white = side == "w"
-        loser = "0-1" if mover_is_white else "1-0"
-        if not legal:
-            return (loser, "checkmate") if in_check else ("1/2-1/2", "stalemate"), moves, clock
-        if seen[" ".join(fen.split()[:4])] >= 5:
-            return ("1/2-1/2", "fivefold repetition"), moves, clock
-        if len(moves) >= max_plies:
-            return ("1/2-1/2", "ply cap"), moves, clock
-        mover = white if mover_is_white else black
+        position = position_command(opening, moves)
+        state = referee.state(position)
+        end = game_end(state, repetitions.add(state.fen), len(moves), max_plies)
+        if end:
+            return end, moves, clock
+        side, loser = state.side, loss_for(state.side)
+        mover = white if side == "w" else black
         start = time.monotonic()
         try:
             move = mover.go(position, clock, inc)
-        except RuntimeError as e:
+        except EngineError as e:
             return (loser, "crash: %s (%s)" % (mover.spec, e)), moves, clock
         clock[side] -= int((time.monotonic() - start) * 1000)
         if clock[side] < 0 and not any(k in mover.opts for k in GO_LIMITS):
             return (loser, "time forfeit: %s" % mover.spec), moves, clock
         clock[side] += inc
-        if move not in legal:
+        if move not in state.legal:
             mover.failed = True
             return (loser, "illegal move: %s played %s" % (mover.spec, move)), moves, clock
         moves.append(move)
 
 
 def load_openings(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                out.append(line.split(";")[0].strip())
-    return out
+    return load_fens(path)
 
 
 def summarize(results, a):
@@ -387,6 +359,13 @@ def file_name(spec):
     return spec.replace(":", "_").replace("=", "").replace(",", "_").replace("/", "_") + ".jsonl"
 
 
+def default_match_file(a, b, tc):
+    """Where a match keeps its results when --out is not given: in the lab, named by both
+    sides and the control, so rerunning the same match resumes it."""
+    name = "%s--%s--%s" % (file_name(a)[:-6], file_name(b)[:-6], tc)
+    return os.path.join(lab_path("strength", "matches"), name + ".jsonl")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("command", choices=["match", "ladder", "report"])
@@ -394,13 +373,14 @@ def main():
     ap.add_argument("--b", help="its opponent (match)")
     ap.add_argument("--zhbot", default=os.path.join(ROOT, "build", "default", "bot", "zhbot"))
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--tc", default="1+1",
-                    help="lichess notation: minutes on each clock + seconds a move")
+    ap.add_argument("--tc", default="1+1", help=TC_HELP)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--openings", default=DEFAULT_OPENINGS)
-    ap.add_argument("--out", help="results file (match)")
-    ap.add_argument("--dir", default=os.path.join(ROOT, "build", "strength", "ladder"))
-    ap.add_argument("--confirm-tc", default="3+2", help="the confirmation's --tc")
+    ap.add_argument("--out", help="results file (match; default: <lab>/strength/matches/"
+                    "A--B--TC.jsonl)")
+    ap.add_argument("--dir", help="the ladder's results (ladder, report; default: "
+                    "<lab>/strength/ladder)")
+    ap.add_argument("--confirm-tc", default="3+2", help="the confirmation's --tc (%s)" % TC_HELP)
     ap.add_argument("--markdown", action="store_true", help="report as a Markdown table")
     ap.add_argument("--concurrency", type=int, default=1,
                     help="games played at once; give each a core (its side to move searches)")
@@ -411,12 +391,14 @@ def main():
     openings = load_openings(args.openings)
 
     if args.command == "match":
-        if not args.b or not args.out:
-            raise SystemExit("match needs --b and --out")
-        results = run_match(args.a, args.b, args.games, args.tc, args.out, args.zhbot, openings,
+        if not args.b:
+            raise SystemExit("match needs --b")
+        out = args.out or default_match_file(args.a, args.b, args.tc)
+        results = run_match(args.a, args.b, args.games, args.tc, out, args.zhbot, openings,
                             args.max_plies, concurrency=args.concurrency)
         print(describe(results, args.a, args.b))
         return
+    args.dir = args.dir or lab_path("strength", "ladder")
     if args.command == "report":
         if args.markdown:
             print("| opponent | time control | games | score | Elo [95%] "

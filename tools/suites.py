@@ -2,7 +2,8 @@
 """Tactical suites: mate in 1..3, and only-move defence; built from teacher positions,
 verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per position.
 
-  tools/suites.py make --teacher ../shared/data/teacher/teacher-s2.jsonl.gz --out tools/suites
+  tools/suites.py make --teacher TEACHER.jsonl.gz --out tools/suites
+      (TEACHER: labelled teacher positions, one JSON object a line with fen, cp, mate, ply)
   tools/suites.py solve --suite tools/suites/mate.epd --zhbot build/default/bot/zhbot \
       --movetime 1000 [-o backend=torch -o model=models/X.pt]
 
@@ -21,35 +22,25 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_match import FAIRY, Engine  # noqa: E402
+from zhtools.epd import load_epd  # noqa: E402
+from zhtools.fairy import FairyStockfish  # noqa: E402
+from zhtools.uci import UciEngine, bestmove_of, option_pairs, position_command  # noqa: E402
 
 
 def search(fsf, fen, limit, multipv=1, moves=()):
-    fsf.send("setoption name MultiPV value %d" % multipv)
-    fsf.send("position fen %s%s" % (fen, (" moves " + " ".join(moves)) if moves else ""))
-    fsf.send("go " + limit)
-    best, lines = fsf.read_until("bestmove")
-    by_rank = {}
-    for l in lines:
-        if " score " not in l or " pv " not in l or "bound" in l:
-            continue
-        w = l.split()
-        rank = int(w[w.index("multipv") + 1]) if "multipv" in w else 1
-        kind, value = w[w.index("score") + 1], int(w[w.index("score") + 2])
-        by_rank[rank] = (kind, value, w[w.index("pv") + 1])
-    return best.split()[1], [by_rank[k] for k in sorted(by_rank)]
+    """(best move, [(kind, value, first move)]) of Fairy-Stockfish on `fen` after `moves`."""
+    return fsf.search(position_command(fen, moves), limit, multipv)
 
 
 def make(args):
     rng = random.Random(args.seed)
     with gzip.open(args.teacher, "rt") as f:
-        rows = [json.loads(l) for l in f]
+        rows = [json.loads(line) for line in f]
     mates = [r for r in rows if r["mate"] is not None and 1 <= r["mate"] <= 3]
     others = [r for r in rows if r["cp"] is not None and abs(r["cp"]) < 400 and r["ply"] >= 10]
     rng.shuffle(mates)
     rng.shuffle(others)
-    fsf = Engine("fairy-stockfish", [FAIRY])
-    fsf.handshake([("Threads", "1"), ("Hash", "64")])
+    fsf = FairyStockfish([("Threads", "1"), ("Hash", "64")])
     os.makedirs(args.out, exist_ok=True)
     counts = {1: 0, 2: 0, 3: 0}
     with open(os.devnull if args.skip_mate else os.path.join(args.out, "mate.epd"), "w") as out:
@@ -96,39 +87,28 @@ def only_move(lines, gap):
         second[0] == "cp" and second[1] <= lines[0][1] - gap)
 
 
-def load(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                parts = [p.strip() for p in line.split(";")]
-                entry = {"fen": parts[0]}
-                for p in parts[1:]:
-                    k, v = p.split(None, 1)
-                    entry[k] = v
-                out.append(entry)
-    return out
-
-
 def solve(args):
-    suite = load(args.suite)
-    zh = Engine("zhbot", [args.zhbot, "uci"])
-    zh.handshake([("Threads", "1"), ("nn_threads", "1")] +
-                 [tuple(o.split("=", 1)) for o in args.option])
-    fsf = Engine("fairy-stockfish", [FAIRY])
-    fsf.handshake([("Threads", "1"), ("Hash", "64")])
+    suite = load_epd(args.suite)
+    zh = UciEngine("zhbot", [args.zhbot, "uci"])
+    try:
+        options = option_pairs(args.option)
+    except ValueError as e:
+        raise SystemExit(str(e))
+    zh.handshake([("Threads", "1"), ("nn_threads", "1")] + options)
+    fsf = FairyStockfish([("Threads", "1"), ("Hash", "64")])
     solved, failed = 0, []
     for e in suite:
         zh.send("ucinewgame")
-        zh.send("position fen " + e["fen"])
+        zh.send(position_command(e["fen"]))
         zh.send("go movetime %d" % args.movetime)
-        move = zh.read_until("bestmove")[0].split()[1]
+        move = bestmove_of(zh.read_until("bestmove")[0])[0]
         if "mate" in e:
             n = int(e["mate"])
             # After our move the opponent must be mated in at most n - 1 (0: it is mate now).
             _, lines = search(fsf, e["fen"], "depth 14", moves=[move])
             ok = (not lines and n >= 1 and search_is_mate(fsf, e["fen"], move)) or (
-                bool(lines) and lines[0][0] == "mate" and -lines[0][1] <= n - 1 and lines[0][1] <= 0)
+                bool(lines) and lines[0][0] == "mate" and -lines[0][1] <= n - 1
+                and lines[0][1] <= 0)
         else:
             ok = move == e["best"]
         solved += ok
@@ -145,14 +125,8 @@ def solve(args):
 
 def search_is_mate(fsf, fen, move):
     """Whether `move` checkmates: no legal reply, and the side to move is in check."""
-    fsf.send("position fen %s moves %s" % (fen, move))
-    fsf.send("go perft 1")
-    _, lines = fsf.read_until("Nodes searched")
-    if lines[-1].split(":")[1].strip() != "0":
-        return False
-    fsf.send("d")
-    _, lines = fsf.read_until("Checkers:")
-    return bool(lines[-1][9:].strip())
+    position = position_command(fen, [move])
+    return not fsf.legal_moves(position) and fsf.describe(position)[1]
 
 
 def main():

@@ -40,7 +40,7 @@ def main(argv=None):
         out = subprocess.run(cmd, capture_output=True, text=True, check=True,
                              env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     right = 0
-    lines = [json.loads(l) for l in out.stdout.splitlines() if l.startswith("{")]
+    lines = [json.loads(text) for text in out.stdout.splitlines() if text.startswith("{")]
     for rec, line in zip(records, lines):
         if line["priors"]:
             best = max(line["priors"], key=lambda p: p[1])

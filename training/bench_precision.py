@@ -51,7 +51,8 @@ def main():
         print("%-12s fp32 %6.0f samples/s" % (arch, fp32), flush=True)
         for mode in ("bf16", "channels-last"):
             r = samples_per_second(arch, mode, args.batch, args.steps)
-            print("%-12s %-13s %6.0f samples/s (%.2fx fp32)" % (arch, mode, r, r / fp32), flush=True)
+            print("%-12s %-13s %6.0f samples/s (%.2fx fp32)" % (arch, mode, r, r / fp32),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,8 @@ def main(argv=None):
     p.add_argument("--validation-permille", type=int, default=0,
                    help="the held-out split (0: the network's own run's, else 50)")
     p.add_argument("--test-set", action="store_true",
-                   help="--data is a test set: evaluate all its positions, not its validation split")
+                   help="--data is a test set: evaluate all its positions, not its validation "
+                   "split")
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     net, config, step = load_network(args.checkpoint)

@@ -27,7 +27,8 @@ POLICY_FORMAT = "map81x8x8"
 
 
 def save_torchscript(net, out, meta):
-    """Scripts `net` (eval mode) into `out` with zhbot.json metadata; returns the parameter count."""
+    """Scripts `net` (eval mode) into `out` with zhbot.json metadata; returns the parameter
+    count."""
     net.eval()
     params = models.parameter_count(net)
     meta = dict(meta, input_version=INPUT_VERSION, policy_format=POLICY_FORMAT, parameters=params)
@@ -64,7 +65,8 @@ def write_shard(path, records, template):
 def compare_with_zhbot(net, model_path, dataset, zhbot, count):
     """Max abs differences (value, prior) between PyTorch and `zhbot nneval` on `count`
     validation records; raises when zhbot's planes differ from the stored ones."""
-    indices = dataset.validation[:count] if len(dataset.validation) else np.arange(min(count, len(dataset)))
+    indices = (dataset.validation[:count] if len(dataset.validation)
+               else np.arange(min(count, len(dataset))))
     records = dataset.gather(indices)
     with tempfile.TemporaryDirectory() as tmp:
         shard = os.path.join(tmp, "check.zhrec")
@@ -74,9 +76,10 @@ def compare_with_zhbot(net, model_path, dataset, zhbot, count):
                              env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
         if out.returncode != 0:
             raise SystemExit("export: zhbot nneval failed:\n" + out.stderr)
-    lines = [json.loads(l) for l in out.stdout.splitlines() if l.startswith("{")]
+    lines = [json.loads(text) for text in out.stdout.splitlines() if text.startswith("{")]
     if len(lines) != len(records):
-        raise SystemExit("export: zhbot nneval returned %d of %d records" % (len(lines), len(records)))
+        raise SystemExit("export: zhbot nneval returned %d of %d records"
+                         % (len(lines), len(records)))
     first = dataset.shards[0]
     planes = rec.expand_planes(records, first.mask_planes, first.constant_planes)
     with torch.no_grad():
@@ -122,9 +125,9 @@ def main(argv=None):
         "name": args.name or os.path.splitext(os.path.basename(args.out))[0],
         "architecture": "%s-%dx%d" % (arch["kind"], arch["blocks"], arch["channels"]),
         "training": {k: config.get(k) for k in ("data", "epochs", "max_steps", "batch_size", "lr",
-                                                  "value_weight", "result_weight", "value_scale",
-                                                  "policy_temperature", "seed",
-                                                  "validation_permille")},
+                                                "value_weight", "result_weight", "value_scale",
+                                                "policy_temperature", "seed",
+                                                "validation_permille")},
         "step": state.get("step"),
         "metrics": state.get("metrics"),
         "trained_with_torch": state.get("torch_version"),

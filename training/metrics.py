@@ -1,5 +1,4 @@
 """Held-out metrics of a network on a split: the same figures for every network and run."""
-import math
 
 import numpy as np
 import torch
@@ -21,7 +20,8 @@ class Accumulator:
 
     def add(self, value, logits, policy_target, value_target, records):
         n = len(records)
-        teacher = torch.as_tensor(records["policy_index"][:, 0].astype(np.int64), device=logits.device)
+        teacher = torch.as_tensor(records["policy_index"][:, 0].astype(np.int64),
+                                  device=logits.device)
         log_p = F.log_softmax(logits.float(), dim=1)
         self.sums["policy_loss"] += float(-(policy_target * log_p).sum())
         self.sums["value_mse"] += float(((value.float().view(-1) - value_target) ** 2).sum())

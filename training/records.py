@@ -71,7 +71,8 @@ class Shard:
         if header["magic"] != MAGIC:
             raise ShardError("%s: not a zhbot training shard (bad magic at offset 0)" % self.path)
         if header["format_version"] != FORMAT_VERSION:
-            raise ShardError("%s: record format version %d at offset 8, this reader knows version %d"
+            raise ShardError("%s: record format version %d at offset 8, this reader knows "
+                             "version %d"
                              % (self.path, header["format_version"], FORMAT_VERSION))
         if header["record_size"] != RECORD_DTYPE.itemsize:
             raise ShardError("%s: record size %d at offset 12, expected %d"
@@ -102,7 +103,8 @@ class Shard:
         self.policy_temperature_cp = float(header["policy_temperature_cp"])
         self.records = np.memmap(self.path, dtype=RECORD_DTYPE, mode="r", offset=HEADER_SIZE,
                                  shape=(count,)) if count else np.zeros(0, RECORD_DTYPE)
-        bad = np.flatnonzero((self.records["pv_count"] < 1) | (self.records["pv_count"] > POLICY_SLOTS))
+        counts = self.records["pv_count"]
+        bad = np.flatnonzero((counts < 1) | (counts > POLICY_SLOTS))
         if len(bad):
             raise ShardError("%s: record %d (offset %d) has %d policy slots in use"
                              % (self.path, bad[0], HEADER_SIZE + bad[0] * RECORD_DTYPE.itemsize,

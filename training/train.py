@@ -35,12 +35,14 @@ def parse_args(argv=None):
     p.add_argument("--out", required=True, help="run directory (checkpoints, metrics)")
     p.add_argument("--arch", default="resnet-6x64", help="resnet-BxC or mobile-BxC")
     p.add_argument("--epochs", type=float, default=1.0, help="passes over the training split")
-    p.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0: epochs)")
+    p.add_argument("--max-steps", type=int, default=0,
+                   help="stop after this many steps (0: epochs)")
     p.add_argument("--time-budget-minutes", type=float, default=0,
                    help="train for about this long: the step count is set from the speed of the "
                         "first 30 steps (equal-time comparisons of architectures)")
     p.add_argument("--batch-size", type=int, default=1024)
-    p.add_argument("--lr", type=float, default=0.1, help="peak learning rate of the one-cycle schedule")
+    p.add_argument("--lr", type=float, default=0.1,
+                   help="peak learning rate of the one-cycle schedule")
     p.add_argument("--momentum", type=float, default=0.9)
     p.add_argument("--weight-decay", type=float, default=1e-4)
     p.add_argument("--value-weight", type=float, default=0.5,
@@ -87,7 +89,8 @@ def autocast_dtype(device, precision):
 
 
 class Progress:
-    """A progress line with samples/s: redrawn in place on a terminal, a line every 30 s in a log."""
+    """A progress line with samples/s: redrawn in place on a terminal, a line every 30 s in a
+    log."""
 
     def __init__(self, total_steps):
         self.total = total_steps
@@ -155,8 +158,8 @@ def main(argv=None):
     if main_process:
         print("data: %d positions from %d games in %d shard(s); training %d, validation %d "
               "positions (%d games)" % (len(dataset), dataset.games, len(dataset.shards),
-                                         len(dataset.training), len(dataset.validation),
-                                         dataset.validation_games), flush=True)
+                                        len(dataset.training), len(dataset.validation),
+                                        dataset.validation_games), flush=True)
     rng = np.random.default_rng(args.seed)
     validation = dataset.validation
     if args.validation_positions and len(validation) > args.validation_positions:
@@ -202,7 +205,8 @@ def main(argv=None):
 
     # The order of training positions: a fresh permutation per pass, the same on resume.
     def permutation(pass_number):
-        perm = np.random.default_rng(args.seed * 1000003 + pass_number).permutation(dataset.training)
+        perm = np.random.default_rng(args.seed * 1000003 + pass_number).permutation(
+            dataset.training)
         return perm[rank::world]
 
     progress = Progress(total_steps) if main_process else None

@@ -1,7 +1,8 @@
 #pragma once
-// One game on its own threads: a stream thread keeps the game stream open (reopening it at
-// once when it drops) and a worker thread runs SessionCore on everything that arrives:
-// stream lines, engine results, the event stream's gameFinish, and timer ticks.
+// One game on its own threads: a stream thread keeps the game stream open (reopening it after
+// a short backoff when it drops: 250 ms, doubling up to 5 s) and a worker thread runs
+// SessionCore on everything that arrives: stream lines, engine results, the event stream's
+// gameFinish, and timer ticks.
 
 #include <atomic>
 #include <condition_variable>

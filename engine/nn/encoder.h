@@ -1,8 +1,9 @@
 #pragma once
 // The network input: CrazyAra's input representation version 1.0, 34 planes of 8x8 floats
-// (paper Table 1), so networks trained for that format work here. Layout NCHW, square index
-// a1 = 0 .. h8 = 63 within a plane. Planes are seen from the side to move ("my" first) and
-// flipped vertically (rank r -> 9 - r) when black is to move; nothing is mirrored left-right.
+// (paper Table 1; docs/network-io.md), so networks trained for that format work here. Layout
+// NCHW, square index a1 = 0 .. h8 = 63 within a plane. Planes are seen from the side to move ("my"
+// first) and flipped vertically (rank r -> 9 - r) when black is to move; nothing is mirrored
+// left-right.
 
 #include <span>
 

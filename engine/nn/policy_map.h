@@ -1,7 +1,7 @@
 #pragma once
 // The network's policy output: CrazyAra's "policy map" of 81 planes x 64 squares = 5184
-// logits (paper Table 2). Flat index = plane * 64 + square, after mirroring black's moves
-// vertically (rank r -> 9 - r) so the mover always plays "up the board".
+// logits (paper Table 2; docs/network-io.md). Flat index = plane * 64 + square, after mirroring
+// black's moves vertically (rank r -> 9 - r) so the mover always plays "up the board".
 //   planes  0-55  queen-like moves: direction (N NE E SE S SW W NW) * 7 + distance - 1,
 //                 at the from-square (pawn pushes, king moves and castling included)
 //   planes 56-63  knight moves (drank, dfile) = (+2,+1) (+1,+2) (-1,+2) (-2,+1)

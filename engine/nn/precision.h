@@ -1,6 +1,6 @@
 #pragma once
 // Which number format the network runs in. "auto", the default, picks what a 1+1 match chose
-// (README "Strength"): bf16 on a CPU that computes it natively (AVX-512 BF16 or AMX), where
+// (docs/strength.md): bf16 on a CPU that computes it natively (AVX-512 BF16 or AMX), where
 // the network runs several times faster than in fp32; fp32 everywhere else, including CUDA,
 // where no precision has been measured yet.
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
 // The scalar formulas of the CrazyAra paper (section 9), kept pure so each is unit-tested
-// with hand-computed numbers. Equation numbers follow the paper.
+// with hand-computed numbers. Equation numbers follow the paper; docs/search-formulas.md says
+// what each one is.
 
 #include <cmath>
 

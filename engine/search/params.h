@@ -1,6 +1,7 @@
 #pragma once
 // Every search setting, read once per `go` from the typed options (engine/options.h), where
-// each is declared with its default (the CrazyAra paper's values) and help text.
+// each is declared with its default (the CrazyAra paper's values) and help text. The "eq. (N)"
+// and "paper 9.2.x" of the help texts are explained in docs/search-formulas.md.
 
 #include <cstdint>
 

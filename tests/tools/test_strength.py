@@ -124,7 +124,7 @@ class ZhbotSpec(unittest.TestCase):
             told = f.read().splitlines()
         self.assertIn("go nodes 50", told)
         self.assertIn("setoption name model value x.pt", told)
-        self.assertFalse([l for l in told if l.startswith("setoption name nodes")], told)
+        self.assertFalse([line for line in told if line.startswith("setoption name nodes")], told)
 
 
 class IllegalMove(unittest.TestCase):

@@ -62,8 +62,10 @@ class Split(unittest.TestCase):
 
     def test_value_target_from_scores(self):
         from training import records as rec
-        v = data_mod.score_to_value(np.array([0, 400, -400, rec.MATE_SCORE - 3, -rec.MATE_SCORE + 1]))
-        np.testing.assert_allclose(v, [0, np.tanh(400 / data_mod.VALUE_SCALE_CP), -np.tanh(400 / data_mod.VALUE_SCALE_CP), 1, -1], rtol=1e-6)
+        v = data_mod.score_to_value(
+            np.array([0, 400, -400, rec.MATE_SCORE - 3, -rec.MATE_SCORE + 1]))
+        t400 = np.tanh(400 / data_mod.VALUE_SCALE_CP)
+        np.testing.assert_allclose(v, [0, t400, -t400, 1, -1], rtol=1e-6)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ Bitboard plane_bits(const std::vector<float>& planes, int plane) {
 
 Square sq(const char* name) { return make_square(name[0] - 'a', name[1] - '1'); }
 
-// The figures of CrazyAra's own "Input Planes V1" test (reference/crazyara.md §7).
+// The figures of CrazyAra's own "Input Planes V1" test (docs/network-io.md).
 TEST(EncoderTest, StartPositionMatchesCrazyAraFingerprint) {
   const Fingerprint f = fingerprint(encode(Position(), 0, /*normalize=*/false));
   EXPECT_DOUBLE_EQ(f.sum, 416);

@@ -19,7 +19,7 @@ int index_of(const char* fen_or_empty, const char* uci) {
   return policy_index(parse_uci(pos, uci), pos.side_to_move());
 }
 
-// The worked examples of reference/crazyara.md §3 and the issue.
+// The worked examples of docs/network-io.md.
 TEST(PolicyMapTest, WorkedExamples) {
   EXPECT_EQ(index_of("", "e2e4"), 76);
   EXPECT_EQ(index_of("", "g1f3"), 4038);

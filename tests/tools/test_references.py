@@ -1,0 +1,79 @@
+"""Every reference the repository makes resolves inside it: no file cites the reference
+folder or data the project was built from outside the checkout (their facts are restated in
+docs/: crazyhouse-rules.md, search-formulas.md, network-io.md), and no file names a path of the
+machine it was written on."""
+import os
+import re
+import subprocess
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# Written in pieces so that this file does not match itself.
+SHARED = "shared" + "/"
+OUTSIDE = [
+    (re.compile(r"(?<![\w.-])(?:\.\./)*" + SHARED), "the shared folder outside the checkout"),
+    (re.compile(r"(?<![\w-])" + "reference" + r"/[\w.-]+\.md"),
+     "a reference page outside the repository (restate it under docs/)"),
+    (re.compile(r"(?<![\w.])/(?:" + "work|home|root|Users" + r")/"),
+     "an absolute path of a development machine"),
+]
+
+# Files that are not text (models, images, archives) are not read.
+BINARY = (".pt", ".png", ".jpg", ".gz", ".zhrec", ".bin", ".pdf")
+
+
+def tracked_files():
+    """The files of the repository: git's list when this is a checkout, else every file
+    outside build/ and hidden folders (a source tarball, an image's copy)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout
+        return [f for f in out.decode().split("\0") if f]
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for folder, dirs, names in os.walk(ROOT):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d != "build"]
+            files += [os.path.relpath(os.path.join(folder, n), ROOT) for n in names]
+        return files
+
+
+def outside_references(text):
+    """(line number, matched text, what it is) for every reference outside the repository."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for pattern, what in OUTSIDE:
+            for match in pattern.finditer(line):
+                found.append((number, match.group(0), what))
+    return found
+
+
+class References(unittest.TestCase):
+    def test_the_patterns_catch_what_they_are_for(self):
+        for text in ("see ../shared/reference/crazyara.md", "# FEN NOTES (see " + SHARED + "x)",
+                     "as reference/crazyhouse-rules.md says", "log in /work/wt/x.txt",
+                     "python at /root/.pyenv"):
+            self.assertTrue(outside_references(text), text)
+        for text in ("docs/crazyhouse-rules.md", "<prefix>/share/zhbot/models",
+                     "std::shared_ptr<Node>", "/var/tmp/zhbot-lab", "build/default/bot/zhbot",
+                     "docs/search-formulas.md#selection"):
+            self.assertFalse(outside_references(text), text)
+
+    def test_no_file_refers_outside_the_repository(self):
+        me = os.path.relpath(os.path.abspath(__file__), ROOT)
+        problems = []
+        for path in tracked_files():
+            if path == me or path.endswith(BINARY):
+                continue
+            try:
+                with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                    text = f.read()
+            except (UnicodeDecodeError, IsADirectoryError, FileNotFoundError):
+                continue  # binary, a submodule, or deleted but not yet committed
+            problems += ["%s:%d: %s (%s)" % (path, n, m, what)
+                         for n, m, what in outside_references(text)]
+        self.assertEqual(problems, [], "\n" + "\n".join(problems))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,172 @@
+"""tools/zhtools, the library every measurement tool shares: lichess clock notation, the lab
+folder, position files, the UCI helpers, and the referee's rules against the real
+Fairy-Stockfish (lichess crazyhouse: drops count for mate and stalemate, fivefold repetition,
+no insufficient material)."""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+sys.path.insert(0, TOOLS)
+import strength  # noqa: E402
+from zhtools import epd, lab, referee, timecontrol, uci  # noqa: E402
+from zhtools.fairy import FairyStockfish  # noqa: E402
+
+
+class TimeControlNotation(unittest.TestCase):
+    def test_minutes_plus_seconds(self):
+        self.assertEqual(timecontrol.parse_tc("1+1"), (60000, 1000))
+        self.assertEqual(timecontrol.parse_tc("3+2"), (180000, 2000))
+        self.assertEqual(timecontrol.parse_tc("0.25+0.1"), (15000, 100))
+        self.assertEqual(timecontrol.parse_tc("0+1").base_ms, 0)
+
+    def test_bad_controls_say_what_is_wanted(self):
+        for bad in ("1", "", "10", "x+1", "1+y", "0+0", "-1+2", "1+-1"):
+            with self.assertRaises(ValueError, msg=bad) as e:
+                timecontrol.parse_tc(bad)
+            self.assertIn("MINUTES+SECONDS", str(e.exception))
+        with self.assertRaises(argparse.ArgumentTypeError):
+            timecontrol.tc_argument("10")
+
+    def test_uci_match_reads_tc_as_lichess_notation(self):
+        # uci_match.py once read --tc as seconds: "1" alone (seconds) must now be refused as
+        # a usage error before any engine starts.
+        run = subprocess.run([sys.executable, os.path.join(TOOLS, "uci_match.py"), "--zhbot",
+                              "unused", "--tc", "10"], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("MINUTES+SECONDS", run.stderr)
+
+
+class LabFolder(unittest.TestCase):
+    def test_the_environment_names_the_lab_and_folders_appear_on_demand(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            where = os.path.join(tmp, "lab")
+            with mock.patch.dict(os.environ, {"ZHBOT_LAB": where}):
+                self.assertEqual(lab.lab_dir(), where)
+                self.assertFalse(os.path.exists(where))
+                made = lab.lab_path("strength", "ladder")
+                self.assertEqual(made, os.path.join(where, "strength", "ladder"))
+                self.assertTrue(os.path.isdir(made))
+                # A match without --out keeps its results in the lab, named by sides and control.
+                out = strength.default_match_file("zhbot", "fsf:nodes=1000", "1+1")
+                self.assertEqual(os.path.dirname(out), os.path.join(where, "strength", "matches"))
+                self.assertEqual(os.path.basename(out), "zhbot--fsf_nodes1000--1+1.jsonl")
+
+    def test_the_default_lab_is_outside_the_checkout(self):
+        env = {k: v for k, v in os.environ.items() if k != "ZHBOT_LAB"}
+        with mock.patch.dict(os.environ, env, clear=True):
+            self.assertEqual(lab.lab_dir(), "/var/tmp/zhbot-lab")
+
+
+class PositionFiles(unittest.TestCase):
+    def test_fields_and_comments(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".epd", delete=False) as f:
+            f.write("# a comment ; not a position\n\n"
+                    "8/8/8/8/8/8/8/K6k[] w - - 0 1 ; mate 2 ; best P@e4\n"
+                    "k7/8/8/8/8/8/8/K7[] b - - 0 1 ; 12 ; e2e4 e7e5\n")
+        self.addCleanup(os.remove, f.name)
+        entries = epd.load_epd(f.name)
+        self.assertEqual(entries[0], {"fen": "8/8/8/8/8/8/8/K6k[] w - - 0 1", "mate": "2",
+                                      "best": "P@e4"})
+        self.assertEqual(epd.load_fens(f.name), ["8/8/8/8/8/8/8/K6k[] w - - 0 1",
+                                                 "k7/8/8/8/8/8/8/K7[] b - - 0 1"])
+
+
+class UciHelpers(unittest.TestCase):
+    def test_commands_and_answers(self):
+        self.assertEqual(uci.position_command(), "position startpos")
+        self.assertEqual(uci.position_command(None, ["e2e4"]), "position startpos moves e2e4")
+        self.assertEqual(uci.position_command("F", ["P@e4", "e7e5"]),
+                         "position fen F moves P@e4 e7e5")
+        self.assertEqual(uci.bestmove_of("bestmove e2e4 ponder e7e5"), ("e2e4", "e7e5"))
+        self.assertEqual(uci.bestmove_of("bestmove N@f7"), ("N@f7", None))
+        with self.assertRaises(uci.EngineError):
+            uci.bestmove_of("info depth 1")
+        self.assertEqual(uci.option_pairs(["threads=1", "Skill Level=3"]),
+                         [("threads", "1"), ("Skill Level", "3")])
+        with self.assertRaises(ValueError):
+            uci.option_pairs(["threads"])
+
+    def test_an_engine_that_cannot_start_or_exits_is_a_clear_error(self):
+        with self.assertRaises(uci.EngineError) as e:
+            uci.UciEngine("nothing", ["/nonexistent/engine"])
+        self.assertIn("cannot start", str(e.exception))
+        engine = uci.UciEngine("true", ["true"])
+        with self.assertRaises(uci.EngineError) as e:
+            engine.read_until("uciok")
+        self.assertIn("true exited", str(e.exception))
+        engine.quit()
+
+
+def state_of(ref, fen, moves=()):
+    return ref.state(uci.position_command(fen, moves))
+
+
+class Rules(unittest.TestCase):
+    """The referee's view of positions whose crazyhouse rules differ from chess."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.ref = referee.Referee()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.ref.quit()
+
+    def test_the_start_position(self):
+        state = state_of(self.ref, None)
+        self.assertEqual(len(state.legal), 20)
+        self.assertEqual((state.side, state.in_check), ("w", False))
+        self.assertIsNone(referee.game_end(state, 1, 0, 400))
+
+    def test_checkmate_counts_drops(self):
+        # A pawn check next to the king cannot be blocked: mate with a full pocket.
+        state = state_of(self.ref,
+                         "r2q1b1r/ppp1kPpp/2p5/2PpN3/1n1Pb3/3PK3/PPr1BPPP/n1q1N2R/b w - - 0 20")
+        self.assertEqual(state.legal, set())
+        self.assertTrue(state.in_check)
+        self.assertEqual(referee.game_end(state, 1, 40, 400), ("0-1", "checkmate"))
+
+    def test_a_piece_in_the_pocket_is_no_stalemate(self):
+        state = state_of(self.ref, "7k/5Q2/6K1/8/8/8/8/8[n] b - - 0 1")
+        self.assertEqual(len(state.legal), 61)  # knight drops on every empty square
+        self.assertTrue(all(m.startswith("N@") for m in state.legal))
+        self.assertIsNone(referee.game_end(state, 1, 10, 400))
+        empty = state_of(self.ref, "7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1")
+        self.assertEqual(referee.game_end(empty, 1, 10, 400), ("1/2-1/2", "stalemate"))
+
+    def test_bare_kings_play_on_and_fivefold_repetition_draws(self):
+        fen = "k7/8/8/8/8/8/8/7K[] w - - 0 1"
+        shuffle = ["h1h2", "a8a7", "h2h1", "a7a8"]
+        repetitions = referee.Repetitions()
+        state = state_of(self.ref, fen)
+        self.assertIsNone(referee.game_end(state, repetitions.add(state.fen), 0, 400))
+        for cycle in range(1, 5):
+            moves = shuffle * cycle
+            state = state_of(self.ref, fen, moves)
+            end = referee.game_end(state, repetitions.add(state.fen), len(moves), 400)
+            self.assertEqual(end, None if cycle < 4 else ("1/2-1/2", "fivefold repetition"))
+
+    def test_the_ply_cap_is_a_draw(self):
+        state = state_of(self.ref, None)
+        self.assertEqual(referee.game_end(state, 1, 400, 400), ("1/2-1/2", "ply cap"))
+
+
+class FairySearch(unittest.TestCase):
+    def test_a_mate_in_one_is_found_and_scored(self):
+        fsf = FairyStockfish([("Threads", "1")])
+        self.addCleanup(fsf.quit)
+        # White mates with a queen drop next to the cornered king.
+        best, lines = fsf.search(uci.position_command("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"),
+                                 "depth 6", multipv=2)
+        self.assertEqual((lines[0].kind, lines[0].value), ("mate", 1))
+        self.assertEqual(best, lines[0].move)
+        self.assertEqual(len(lines), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
