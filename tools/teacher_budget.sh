@@ -2,10 +2,12 @@
 # A data question: for the same teacher budget and the same training, which makes the stronger
 # network, labels from a deeper teacher search (NODES_B nodes a position) or more positions from
 # a shallower one (NODES_A)?
-#   1. two data sets with the same teacher budget in nodes: POSITIONS_B positions at NODES_B and
-#      POSITIONS_B x NODES_B / NODES_A at NODES_A (the CPU seconds each took are kept beside it,
-#      so the budget can be checked in time as well: a wall-clock budget would be unfair on a
-#      machine that other work shares);
+#   1. two data sets: POSITIONS_B positions at NODES_B and POSITIONS_B x NODES_B / NODES_A at
+#      NODES_A (the same teacher nodes), each with the CPU seconds it took (teacher processes
+#      included); then the costlier set is cut, shard by shard in the order they were written,
+#      to the other's CPU time, so both get the same teacher time (CPU time, not wall clock: a
+#      wall-clock budget would be unfair on a machine that other work shares, and a node costs
+#      more CPU in a shallow search, where every position pays the same fixed overhead);
 #   2. the lab's test set: separate games labelled at TEST_NODES (neither teacher labels it);
 #   3. one network on each set, same architecture, seed and number of training steps
 #      (TRAIN_STEPS, by default 1.5 passes over the smaller set: the regime of a network trained
@@ -54,18 +56,47 @@ test_set() {  # the same test set next_network.sh measures networks on
     --workers "$WORKERS" --seed "$TEST_NODES" --progress 60
 }
 
+# equal_cpu: DIR/train-data-N for each set: the set itself, or for the costlier one its first
+# shards up to the other's CPU time.
+equal_cpu() {
+  rm -rf "$DIR"/train-data-*
+  "$PYTHON" - "$DIR" "$NODES_A" "$NODES_B" <<'PY'
+import glob, os, struct, sys
+root, nodes = sys.argv[1], sys.argv[2:]
+def cpu(n):
+    words = open(os.path.join(root, "data-%s.time" % n)).read().split()
+    return float(words[1]) + float(words[2])
+budget = min(cpu(n) for n in nodes)
+for n in nodes:
+    shards = sorted(glob.glob(os.path.join(root, "data-%s" % n, "*.zhrec")))
+    counts = [struct.unpack_from("<Q", open(f, "rb").read(24), 16)[0] for f in shards]
+    keep = round(sum(counts) * budget / cpu(n))
+    out = os.path.join(root, "train-data-%s" % n)
+    os.makedirs(out, exist_ok=True)
+    total = 0
+    for f, c in zip(shards, counts):
+        if total >= keep:
+            break
+        os.symlink(os.path.abspath(f), os.path.join(out, os.path.basename(f)))
+        total += c
+    print("%s nodes: %d of %d positions, %.0f of %.0f CPU seconds"
+          % (n, total, sum(counts), cpu(n) * total / sum(counts), cpu(n)))
+PY
+}
+
 step "data-$NODES_A" generate "$NODES_A" "$POSITIONS_A"
 step "data-$NODES_B" generate "$NODES_B" "$POSITIONS_B"
+step equal-cpu equal_cpu
 DIR=$TEST_SET step test-set test_set
 
 for nodes in "$NODES_A" "$NODES_B"; do
-  step "train-$nodes" "$PYTHON" -m training.train --data "$DIR/data-$nodes" --out "$DIR/run-$nodes" \
+  step "train-$nodes" "$PYTHON" -m training.train --data "$DIR/train-data-$nodes" --out "$DIR/run-$nodes" \
     --arch "$ARCH" --batch-size "$BATCH" --lr 0.1 --max-steps "$TRAIN_STEPS" \
     --epoch-steps 100 --seed 1 --threads "$WORKERS"
   step "eval-$nodes" "$PYTHON" -m training.evaluate "$DIR/run-$nodes/best.ckpt" \
     --data "$TEST_SET/shards" --test-set --positions 0 --threads "$WORKERS"
   step "export-$nodes" "$PYTHON" -m training.export "$DIR/run-$nodes/best.ckpt" \
-    "$DIR/net-$nodes.pt" --data "$DIR/data-$nodes" --zhbot "$ZHBOT" --check-positions 64 \
+    "$DIR/net-$nodes.pt" --data "$DIR/train-data-$nodes" --zhbot "$ZHBOT" --check-positions 64 \
     --name "teacher-$nodes"
 done
 
@@ -76,8 +107,8 @@ step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
 
 for nodes in "$NODES_A" "$NODES_B"; do
   echo "== teacher at $nodes nodes: $("$PYTHON" -c 'import sys; from training import data
-d = data.Dataset(sys.argv[1:]); print(len(d), "positions from", d.games, "games")' "$DIR/data-$nodes")," \
-    "$(cat "$DIR/data-$nodes.time")"
+d = data.Dataset(sys.argv[1:]); print(len(d), "positions from", d.games, "games")' "$DIR/train-data-$nodes")," \
+    "of $(cat "$DIR/data-$nodes.time")"
   grep -E '"(top1|top5|value_mse|value_sign_accuracy|positions)"' "$DIR/eval-$nodes.log"
 done
 tail -1 "$DIR/match.log"
