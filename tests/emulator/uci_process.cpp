@@ -1,7 +1,7 @@
 #include "tests/emulator/uci_process.h"
 
-#include <memory>
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
