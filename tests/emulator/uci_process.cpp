@@ -1,7 +1,7 @@
 #include "tests/emulator/uci_process.h"
 
-#include <algorithm>
 #include <memory>
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
