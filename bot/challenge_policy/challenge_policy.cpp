@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+
 #include "engine/util/strings.h"
 
 namespace zh::bot {
@@ -56,7 +58,7 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
     return {Kind::kIgnore, DeclineReason::kGeneric, "our own challenge"};
   if (!c.status.empty() && c.status != "created")
     return {Kind::kIgnore, DeclineReason::kGeneric, "challenge is " + c.status};
-  if (load.shutting_down) return decline(DeclineReason::kLater, "shutting down");
+  if (!load.refusal.empty()) return decline(DeclineReason::kLater, load.refusal);
 
   if (contains_user(o.block_list, c.challenger)) return decline(DeclineReason::kGeneric, "blocked");
   if (!o.allow_list.empty() && !contains_user(o.allow_list, c.challenger))
@@ -78,8 +80,9 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
     return decline(c.speed == "ultraBullet" ? DeclineReason::kTooFast : DeclineReason::kGeneric,
                    "not playable with the Bot API");
   }
-  if (tc.type != "clock" && !contains(o.speeds, c.speed))
-    return decline(DeclineReason::kTimeControl, "no clock (" + tc.type + ")");
+  // Every real-time speed is faster: "tooSlow" asks for a game with a clock.
+  if (tc.type != "clock" || c.speed == "correspondence")
+    return decline(DeclineReason::kTooSlow, "correspondence or unlimited (" + tc.type + ")");
   if (!contains(o.speeds, c.speed))
     return decline(speed_reason(c.speed, o.speeds), "speed " + c.speed);
   if (tc.type == "clock") {
@@ -89,6 +92,9 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
       return decline(DeclineReason::kTooFast, "increment too small");
     if (tc.increment_s > o.max_increment_s)
       return decline(DeclineReason::kTooSlow, "increment too large");
+    if (c.challenger.is_bot() && o.bot_bullet_requires_increment && c.speed == "bullet" &&
+        tc.increment_s == 0)
+      return decline(DeclineReason::kTimeControl, "bullet without increment from a bot");
   }
 
   // "casual" asks for a casual game instead, "rated" for a rated one.
@@ -99,14 +105,29 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
     const int r = *c.challenger.rating;
     if (r < o.min_rating || r > o.max_rating)
       return decline(DeclineReason::kGeneric, "rating " + std::to_string(r));
+    if (o.rating_difference > 0 && load.my_rating &&
+        std::abs(r - *load.my_rating) > o.rating_difference)
+      return decline(DeclineReason::kGeneric, "rating " + std::to_string(r) + " more than " +
+                                                  std::to_string(o.rating_difference) +
+                                                  " from ours (" + std::to_string(*load.my_rating) +
+                                                  ")");
   }
 
-  if (load.active_games >= o.max_concurrent_games)
-    return decline(DeclineReason::kLater, "all game slots busy");
+  if (c.challenger.is_bot() && o.max_recent_bot_challenges > 0 &&
+      load.recent_from_challenger > o.max_recent_bot_challenges)
+    return decline(DeclineReason::kLater, std::to_string(load.recent_from_challenger) +
+                                              " challenges from this bot within " +
+                                              std::to_string(o.recent_bot_challenge_window_s) +
+                                              " s");
   if (load.games_with_challenger >= o.max_games_per_opponent)
     return decline(DeclineReason::kLater, "already playing this opponent");
   if (c.challenger.is_bot() && load.bot_games_last_24h >= o.max_bot_games_per_day)
     return decline(DeclineReason::kLater, "bot game cap for the day reached");
+  if (load.active_games >= o.max_concurrent_games)
+    return {Kind::kWait, DeclineReason::kLater, "all game slots busy"};
+  if (c.challenger.is_bot() &&
+      load.active_bot_games >= o.max_concurrent_games - o.games_reserved_for_humans)
+    return {Kind::kWait, DeclineReason::kLater, "the free slots are reserved for humans"};
   return {Kind::kAccept, DeclineReason::kGeneric, "accepted"};
 }
 

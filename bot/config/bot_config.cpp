@@ -32,7 +32,9 @@ const OptionTable<ChallengePolicyOptions> kChallengeOptions{
         {"speeds", &ChallengePolicyOptions::speeds,
          List{"bullet,blitz,rapid,classical",
               {"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}},
-         "accepted speeds: ultraBullet bullet blitz rapid classical correspondence"},
+         "accepted speeds: ultraBullet bullet blitz rapid classical (correspondence and "
+         "unlimited challenges are always declined with 'tooSlow': zhbot plays real-time games "
+         "only, see docs/operators.md)"},
         {"min_base_s", &ChallengePolicyOptions::min_base_s, Int{0, 0, 10800},
          "shortest accepted initial clock, seconds"},
         {"max_base_s", &ChallengePolicyOptions::max_base_s, Int{10800, 0, 10800},
@@ -57,12 +59,55 @@ const OptionTable<ChallengePolicyOptions> kChallengeOptions{
          "user names never accepted, comma-separated"},
         {"allow_list", &ChallengePolicyOptions::allow_list, List{"", {}},
          "when set, only these users are accepted, comma-separated"},
+        {"rating_difference", &ChallengePolicyOptions::rating_difference, Int{0, 0, 4000},
+         "decline (generic) a challenger rated further than this from our own crazyhouse "
+         "rating; 0: off"},
+        {"bot_bullet_requires_increment", &ChallengePolicyOptions::bot_bullet_requires_increment,
+         Bool{false}, "decline (timeControl) bullet without increment from bots"},
+        {"max_recent_bot_challenges", &ChallengePolicyOptions::max_recent_bot_challenges,
+         Int{0, 0, 1000},
+         "decline (later) a bot's challenge when it sent more than this many within "
+         "recent_bot_challenge_window_s; 0: off"},
+        {"recent_bot_challenge_window_s", &ChallengePolicyOptions::recent_bot_challenge_window_s,
+         Int{600, 1, 86400}, "the window of max_recent_bot_challenges, seconds"},
         {"max_concurrent_games", &ChallengePolicyOptions::max_concurrent_games, Int{2, 1, 64},
-         "games at once; more challenges are declined with 'later'"},
+         "games at once; acceptable challenges beyond wait in the queue"},
+        {"queue_size", &ChallengePolicyOptions::queue_size, Int{5, 0, 100},
+         "acceptable challenges that wait for a free slot; when full, or 0, a busy bot declines "
+         "with 'later'"},
+        {"queue_order", &ChallengePolicyOptions::queue_order,
+         Enum<QueueOrder>{"first",
+                          {{"first", QueueOrder::kFirst},
+                           {"rating", QueueOrder::kRating},
+                           {"humans_first", QueueOrder::kHumansFirst}}},
+         "which waiting challenge gets a free slot: first come, highest rating, humans first"},
+        {"games_reserved_for_humans", &ChallengePolicyOptions::games_reserved_for_humans,
+         Int{0, 0, 63}, "slots of max_concurrent_games that bots may not take"},
         {"max_games_per_opponent", &ChallengePolicyOptions::max_games_per_opponent, Int{1, 1, 64},
          "simultaneous games against one opponent"},
         {"max_bot_games_per_day", &ChallengePolicyOptions::max_bot_games_per_day, Int{100, 0, 100},
          "bot-vs-bot games started per 24 h (lichess allows 100)"},
+    }};
+
+const OptionTable<MatchmakingOptions> kMatchmakingOptions{
+    "matchmaking",
+    {
+        {"seek_games", &MatchmakingOptions::enabled, Bool{false},
+         "when idle, challenge an online bot that plays crazyhouse"},
+        {"seek_after_idle_s", &MatchmakingOptions::idle_s, Int{300, 1, 86400},
+         "seek only after this long without any game, challenge or queued challenge"},
+        {"seek_time_controls", &MatchmakingOptions::time_controls, List{"180+2,300+3", {}},
+         "time controls to offer, <base s>+<increment s>, one picked at random"},
+        {"seek_rated", &MatchmakingOptions::rated, Bool{false},
+         "offer rated games (lichess advises casual while a bot is being tested)"},
+        {"seek_rating_difference", &MatchmakingOptions::rating_difference, Int{300, 0, 4000},
+         "challenge bots whose crazyhouse rating is within this of ours"},
+        {"seek_interval_s", &MatchmakingOptions::interval_s, Int{60, 5, 86400},
+         "at least this long between two of our challenges"},
+        {"seek_timeout_s", &MatchmakingOptions::timeout_s, Int{30, 5, 600},
+         "cancel our challenge when it is not answered within this long"},
+        {"seek_block_list", &MatchmakingOptions::block_list, List{"", {}},
+         "bots never challenged, comma-separated"},
     }};
 
 const OptionTable<BotConfig> kGameOptions{
@@ -175,6 +220,22 @@ void check(const BotConfig& c) {
   if (p.min_rating > p.max_rating)
     throw not_allowed("min_rating", std::to_string(p.min_rating),
                       "at most max_rating (" + std::to_string(p.max_rating) + ")");
+  for (const auto& speed : p.speeds)
+    if (speed == "correspondence")
+      throw not_allowed("speeds", "correspondence",
+                        "real-time speeds only: zhbot declines correspondence and unlimited "
+                        "challenges with 'tooSlow' (see docs/operators.md)");
+  if (p.accept_bots && p.games_reserved_for_humans >= p.max_concurrent_games)
+    throw not_allowed("games_reserved_for_humans", std::to_string(p.games_reserved_for_humans),
+                      "less than max_concurrent_games (" + std::to_string(p.max_concurrent_games) +
+                          ") while accept_bots is true, or bots could never play");
+  const MatchmakingOptions& m = c.matchmaking;
+  if (m.enabled && m.time_controls.empty())
+    throw not_allowed("seek_time_controls", "", "at least one time control when seek_games is on");
+  if (m.enabled && !p.accept_bots)
+    throw OptionError(
+        "option 'seek_games': value 'true' is not allowed while accept_bots is false (our own "
+        "challenges are games against bots); expected false");
   if (!p.accept_bots && p.only_bots)
     throw OptionError(
         "option 'only_bots': value 'true' is not allowed while accept_bots is false; expected "
@@ -186,6 +247,7 @@ void check(const BotConfig& c) {
 void BotConfig::declare(Options& o) {
   kLichessOptions.declare(o);
   kChallengeOptions.declare(o);
+  kMatchmakingOptions.declare(o);
   kGameOptions.declare(o);
   kChatTemplateOptions.declare(o);
   kChatOptions.declare(o);
@@ -196,6 +258,13 @@ BotConfig BotConfig::from(const Options& o) {
   BotConfig c{};
   kLichessOptions.read(o, c);
   kChallengeOptions.read(o, c.challenge);
+  kMatchmakingOptions.read(o, c.matchmaking);
+  for (const auto& text : c.matchmaking.time_controls) {
+    SeekClock clock;
+    std::string why;
+    if (!parse_seek_clock(text, clock, why)) throw not_allowed("seek_time_controls", text, why);
+    c.matchmaking.clocks.push_back(clock);
+  }
   kGameOptions.read(o, c);
   kChatTemplateOptions.read(o, c.chat);
   kChatOptions.read(o, c);

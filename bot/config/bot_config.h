@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bot/challenge_policy/challenge_policy.h"
+#include "bot/desk/matchmaking_options.h"
 #include "engine/options.h"
 
 namespace zh::bot {
@@ -31,6 +32,8 @@ struct BotConfig {
   std::int64_t stream_idle_timeout_s;
   // challenge
   ChallengePolicyOptions challenge;
+  // matchmaking
+  MatchmakingOptions matchmaking;
   // game
   std::int64_t abort_time_s;
   std::int64_t human_min_think_ms;

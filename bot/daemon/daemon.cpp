@@ -17,17 +17,8 @@ namespace zh::bot {
 
 namespace {
 
-constexpr Millis kPendingExpiry{60000};  // an accepted challenge whose game never started
-constexpr auto kBotCapWindow = std::chrono::hours(24);
 constexpr auto kMainLoopSleep = std::chrono::milliseconds(200);
 constexpr auto kStatusInterval = std::chrono::seconds(5);  // systemd STATUS= refresh
-
-// The state file keeps wall-clock seconds (a restart starts a new steady clock); the daemon
-// keeps its own clock's time points.
-std::int64_t to_unix_seconds(TimePoint t, TimePoint now) {
-  const auto wall = std::chrono::system_clock::now() - (now - t);
-  return std::chrono::duration_cast<std::chrono::seconds>(wall.time_since_epoch()).count();
-}
 
 }  // namespace
 
@@ -35,7 +26,8 @@ Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_en
     : config_(config),
       clock_(clock),
       make_engine_(std::move(make_engine)),
-      state_file_(resolve_state_dir(config.state_dir, std::getenv("STATE_DIRECTORY"))) {
+      ledger_(StateFile(resolve_state_dir(config.state_dir, std::getenv("STATE_DIRECTORY"))),
+              clock) {
   HttpSettings s;
   s.base_url = config.base_url;
   s.token = std::move(token);
@@ -47,17 +39,22 @@ Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_en
     metrics_.add_http_response(endpoint, status);
   });
   ponder_ = std::make_unique<PonderCoordinator>(config.ponder, config.ponder_single_game_only);
+  ChallengeDesk::Deps desk;
+  desk.client = client_.get();
+  desk.clock = &clock_;
+  desk.metrics = &metrics_;
+  desk.sessions = &sessions_;
+  desk.ledger = &ledger_;
+  desk.random = default_random_source();
+  desk_ = std::make_unique<ChallengeDesk>(config_, std::move(desk));
+  desk_->decline_later_while("shutting down", [this] { return draining_.load(); });
 }
 
 Daemon::~Daemon() {
   cancel_.cancel();
-  std::map<std::string, Running> sessions;
-  {
-    std::lock_guard lock(mutex_);
-    sessions.swap(sessions_);
-  }
-  for (auto& [id, running] : sessions) running.session->shutdown();
-  sessions.clear();  // joins each session's threads
+  desk_->stop();
+  sessions_.shutdown_all();
+  sessions_.take_all().clear();  // joins each session's threads
 }
 
 void Daemon::request_shutdown() {
@@ -114,7 +111,7 @@ void Daemon::resume_ongoing_games() {
       continue;
     }
     spdlog::info("resuming ongoing game {} vs {}", g.game_id, g.opponent.username);
-    start_session(g.game_id, lower(g.opponent.id));
+    start_session(g.game_id, lower(g.opponent.id), /*bot=*/false);
   }
 }
 
@@ -125,7 +122,9 @@ int Daemon::run() {
     spdlog::info("health and metrics on http://127.0.0.1:{}/healthz and /metrics", health_->port());
   }
   if (const int rc = check_account(); rc != kExitOk) return rc;
-  restore_state();
+  desk_->set_account(account_);
+  ledger_.restore();
+  metrics_.set_bot_games_24h(ledger_.bot_games_last_24h());
   resume_ongoing_games();
   std::thread events([this] { event_loop(); });
 
@@ -137,6 +136,7 @@ int Daemon::run() {
     // event handlers take, so a deadlock there starves it and systemd restarts the bot.
     systemd_.watchdog_tick();
     reap_sessions();
+    desk_->tick();
     if (ready_sent_ && !draining_ && std::chrono::steady_clock::now() >= next_status) {
       next_status = std::chrono::steady_clock::now() + kStatusInterval;
       if (std::string now = "playing as " + account_.username + ": " + metrics_.summary();
@@ -149,7 +149,7 @@ int Daemon::run() {
     if (draining_) {
       const TimePoint now = clock_.now();
       if (!drain_deadline) drain_deadline = now + std::chrono::seconds(config_.shutdown_grace_s);
-      const int running = running_games();
+      const int running = sessions_.running();
       if (running == 0) {
         spdlog::info("all games finished; exiting");
         break;
@@ -168,17 +168,10 @@ int Daemon::run() {
     spdlog::warn("leaving at once; running games resume on the next start");
   if (!draining_) systemd_.stopping();
   cancel_.cancel();
-  {
-    std::lock_guard lock(mutex_);
-    for (auto& [id, running] : sessions_) running.session->shutdown();
-  }
+  desk_->stop();
+  sessions_.shutdown_all();
   events.join();
-  std::map<std::string, Running> sessions;
-  {
-    std::lock_guard lock(mutex_);
-    sessions.swap(sessions_);
-  }
-  sessions.clear();
+  sessions_.take_all().clear();
   health_.reset();
   return fatal_ ? fatal_code_.load() : kExitOk;
 }
@@ -236,24 +229,16 @@ void Daemon::handle_line(std::string_view line) {
   }
   if (const auto* e = std::get_if<GameStartEvent>(&*event)) return on_game_start(e->game);
   if (const auto* e = std::get_if<GameFinishEvent>(&*event)) return on_game_finish(e->game);
-  if (const auto* e = std::get_if<ChallengeEvent>(&*event)) return on_challenge(e->challenge);
-  if (const auto* e = std::get_if<ChallengeCanceledEvent>(&*event)) {
-    std::lock_guard lock(mutex_);
-    pending_.erase(e->challenge.id);
-    spdlog::info("challenge {} canceled by {}", e->challenge.id, e->challenge.challenger.name);
-    return;
-  }
+  if (const auto* e = std::get_if<ChallengeEvent>(&*event))
+    return desk_->on_challenge(e->challenge);
+  if (const auto* e = std::get_if<ChallengeCanceledEvent>(&*event))
+    return desk_->on_challenge_canceled(e->challenge);
   if (const auto* e = std::get_if<ChallengeDeclinedEvent>(&*event))
-    spdlog::info("our challenge {} was declined ({})", e->challenge.id,
-                 e->challenge.decline_reason_key);
+    return desk_->on_challenge_declined(e->challenge);
 }
 
 void Daemon::on_game_start(const GameInfo& game) {
-  {
-    // finished_games_ is also written by reap_sessions on the main thread.
-    std::lock_guard lock(mutex_);
-    if (finished_games_.contains(game.game_id)) return;
-  }
+  if (sessions_.finished(game.game_id)) return;
   if (!game.compat_bot) {
     spdlog::warn("game {} cannot be played with the Bot API; ignoring it", game.game_id);
     return;
@@ -263,181 +248,60 @@ void Daemon::on_game_start(const GameInfo& game) {
                   game.game_id, game.variant);
     return;
   }
-  bool bot_game = false;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = pending_.find(game.game_id);
-    if (it != pending_.end()) {
-      bot_game = it->second.bot;
-      if (bot_game) bot_game_starts_.push_back(clock_.now());
-      pending_.erase(it);
-    }
-  }
-  if (bot_game) save_state();  // a restart must not reset the 24 h cap
-  start_session(game.game_id, lower(game.opponent.id));
+  // The desk settles the challenge the game came from (and counts a bot game in the ledger).
+  const bool bot = desk_->on_game_start(game);
+  start_session(game.game_id, lower(game.opponent.id), bot);
 }
 
 void Daemon::on_game_finish(const GameInfo& game) {
-  std::lock_guard lock(mutex_);
-  finished_games_.insert(game.game_id);
-  pending_.erase(game.game_id);
-  auto it = sessions_.find(game.game_id);
-  if (it != sessions_.end()) it->second.session->game_finished(game);
+  desk_->on_game_finish(game.game_id);
+  sessions_.on_game_finish(game);
 }
 
-void Daemon::start_session(const std::string& game_id, const std::string& opponent_id) {
+void Daemon::start_session(const std::string& game_id, const std::string& opponent_id, bool bot) {
   if (!is_valid_id(game_id)) {
     spdlog::warn("ignoring a game with an invalid id");
     return;
   }
-  std::lock_guard lock(mutex_);
-  if (sessions_.count(game_id)) return;  // replayed gameStart: already playing it
-  std::unique_ptr<MoveEngine> engine;
-  try {
-    engine = make_engine_();
-  } catch (const std::exception& e) {
-    spdlog::error("game {}: no engine ({}); the game is left to lichess", game_id, e.what());
-    return;
-  }
-  GameSession::Deps deps;
-  deps.http = http_.get();
-  deps.client = client_.get();
-  deps.clock = &clock_;
-  deps.random = default_random_source();
-  deps.metrics = &metrics_;
-  deps.ponder = ponder_.get();
-  deps.config = &config_;
-  deps.my_id = account_.id;
-  deps.my_name = account_.username;
-  auto session = std::make_unique<GameSession>(game_id, std::move(deps), std::move(engine));
-  session->start();
-  sessions_[game_id] = Running{std::move(session), opponent_id};
-  const int n = int(sessions_.size());
+  const bool started = sessions_.start(game_id, opponent_id, bot, [&] {
+    std::unique_ptr<MoveEngine> engine;
+    try {
+      engine = make_engine_();
+    } catch (const std::exception& e) {
+      spdlog::error("game {}: no engine ({}); the game is left to lichess", game_id, e.what());
+      return std::unique_ptr<GameSession>();
+    }
+    GameSession::Deps deps;
+    deps.http = http_.get();
+    deps.client = client_.get();
+    deps.clock = &clock_;
+    deps.random = default_random_source();
+    deps.metrics = &metrics_;
+    deps.ponder = ponder_.get();
+    deps.config = &config_;
+    deps.my_id = account_.id;
+    deps.my_name = account_.username;
+    auto session = std::make_unique<GameSession>(game_id, std::move(deps), std::move(engine));
+    session->start();
+    return session;
+  });
+  if (!started) return;  // replayed gameStart: already playing it, or already over
+  const int n = sessions_.size();
   metrics_.set_games_active(n);
   ponder_->set_games_running(n);
 }
 
 void Daemon::reap_sessions() {
-  std::vector<std::unique_ptr<GameSession>> done;
-  {
-    std::lock_guard lock(mutex_);
-    for (auto it = sessions_.begin(); it != sessions_.end();) {
-      if (it->second.session->done()) {
-        finished_games_.insert(it->first);
-        done.push_back(std::move(it->second.session));
-        it = sessions_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    const TimePoint now = clock_.now();
-    for (auto it = pending_.begin(); it != pending_.end();)
-      it = now - it->second.accepted_at > kPendingExpiry ? pending_.erase(it) : std::next(it);
-    while (!bot_game_starts_.empty() && now - bot_game_starts_.front() > kBotCapWindow)
-      bot_game_starts_.pop_front();
-    if (!done.empty()) {
-      metrics_.set_games_active(int(sessions_.size()));
-      ponder_->set_games_running(int(sessions_.size()));
-    }
-  }
+  auto done = sessions_.take_done();
   if (done.empty()) return;
-  done.clear();  // joins outside the lock
+  const int n = sessions_.size();
+  metrics_.set_games_active(n);
+  ponder_->set_games_running(n);
+  done.clear();  // joins outside the table's lock
   // A finished game frees its search tree (often hundreds of MiB); glibc keeps such memory in
   // its per-thread arenas unless asked to return it, and a daemon that runs for weeks should
   // show its real footprint between games.
   malloc_trim(0);
-}
-
-void Daemon::restore_state() {
-  const PersistentState state = state_file_.load();
-  const auto wall_now = std::chrono::system_clock::now();
-  const TimePoint now = clock_.now();
-  std::lock_guard lock(mutex_);
-  for (const std::int64_t unix_s : state.bot_game_starts) {
-    const auto age = wall_now - std::chrono::system_clock::time_point(std::chrono::seconds(unix_s));
-    // Older than the window: forgotten. In the future (the wall clock went back): counted now.
-    if (age > kBotCapWindow) continue;
-    const auto since = std::max(std::chrono::system_clock::duration::zero(), age);
-    bot_game_starts_.push_back(now - std::chrono::duration_cast<Millis>(since));
-  }
-  if (!bot_game_starts_.empty())
-    spdlog::info("state: {} bot game(s) started in the last 24 h", bot_game_starts_.size());
-}
-
-void Daemon::save_state() {
-  PersistentState state;
-  {
-    std::lock_guard lock(mutex_);
-    const TimePoint now = clock_.now();
-    for (const TimePoint t : bot_game_starts_)
-      state.bot_game_starts.push_back(to_unix_seconds(t, now));
-  }
-  state_file_.save(state);
-}
-
-int Daemon::running_games() {
-  std::lock_guard lock(mutex_);
-  int n = 0;
-  for (const auto& [id, running] : sessions_) n += !running.session->done();
-  return n;
-}
-
-DaemonLoad Daemon::load_for(const Challenge& challenge) {
-  DaemonLoad load;
-  load.my_id = account_.id;
-  load.shutting_down = draining_;
-  const std::string challenger = lower(challenge.challenger.id);
-  std::lock_guard lock(mutex_);
-  for (const auto& [id, running] : sessions_) {
-    if (running.session->done()) continue;
-    ++load.active_games;
-    load.games_with_challenger += running.opponent_id == challenger;
-  }
-  for (const auto& [id, pending] : pending_) {
-    ++load.active_games;  // accepted but not started still takes a slot
-    load.games_with_challenger += pending.challenger_id == challenger;
-  }
-  const TimePoint now = clock_.now();
-  for (const auto& t : bot_game_starts_) load.bot_games_last_24h += now - t <= kBotCapWindow;
-  return load;
-}
-
-void Daemon::on_challenge(const Challenge& c) {
-  if (!seen_challenges_.insert(c.id)) return;  // replayed after a reconnect
-  const ChallengeDecision d = decide_challenge(c, config_.challenge, load_for(c));
-  const std::string what = c.variant + " " + c.speed + " " + (c.rated ? "rated" : "casual");
-  switch (d.kind) {
-    case ChallengeDecision::Kind::kIgnore:
-      spdlog::debug("challenge {} ignored: {}", c.id, d.why);
-      return;
-    case ChallengeDecision::Kind::kDecline: {
-      const ApiResult r = client_->decline_challenge(c.id, d.reason);
-      spdlog::info("declined challenge {} from {} ({}): {} -> reason {}{}", c.id, c.challenger.name,
-                   what, d.why, std::string(to_string(d.reason)),
-                   r.ok() ? "" : " (" + r.error + ")");
-      return;
-    }
-    case ChallengeDecision::Kind::kAccept: {
-      {
-        // Reserve the slot before the HTTP call so a burst of challenges cannot overshoot.
-        std::lock_guard lock(mutex_);
-        pending_[c.id] = Pending{clock_.now(), lower(c.challenger.id), c.challenger.is_bot()};
-      }
-      const ApiResult r = client_->accept_challenge(c.id);
-      if (r.ok()) {
-        spdlog::info("accepted challenge {} from {} ({})", c.id, c.challenger.name, what);
-      } else {
-        std::lock_guard lock(mutex_);
-        pending_.erase(c.id);
-        spdlog::warn("could not accept challenge {} from {}: {}", c.id, c.challenger.name, r.error);
-        // A transient failure: when the event stream replays the challenge, try it again.
-        if (r.status == ApiStatus::kServerError || r.status == ApiStatus::kNetworkError ||
-            r.status == ApiStatus::kRateLimited)
-          seen_challenges_.forget(c.id);
-      }
-      return;
-    }
-  }
 }
 
 }  // namespace zh::bot

@@ -1,20 +1,20 @@
 #pragma once
-// The bot daemon: checks the account, resumes ongoing games, keeps the one event stream open,
-// answers challenges through the policy, runs a GameSession per game, serves health and
-// metrics, and drains gracefully on shutdown.
+// The bot daemon: checks the account, resumes ongoing games, keeps the one event stream open
+// and wires what the events are for: the challenge desk (challenges in and out), the session
+// table (one GameSession per game) and the bot-game ledger (what survives a restart). It serves
+// health and metrics and drains gracefully on shutdown.
 
 #include <atomic>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "bot/config/load_config.h"
-#include "bot/daemon/seen_ids.h"
+#include "bot/daemon/game_ledger.h"
+#include "bot/daemon/session_table.h"
 #include "bot/daemon/systemd_notify.h"
+#include "bot/desk/challenge_desk.h"
 #include "bot/game/game_session.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
@@ -39,6 +39,9 @@ class Daemon {
   void request_immediate_exit();
 
   Metrics& metrics() { return metrics_; }
+  // The challenge desk, e.g. to decline new challenges while a health check fails:
+  //   daemon.desk().decline_later_while("GPU unhealthy", [&] { return !gpu.healthy(); });
+  ChallengeDesk& desk() { return *desk_; }
   // Reports the shared evaluator's batch fill for /metrics (optional).
   void set_batch_fill_source(std::function<double()> source) { batch_fill_ = std::move(source); }
 
@@ -49,14 +52,8 @@ class Daemon {
   void handle_line(std::string_view line);
   void on_game_start(const GameInfo& game);
   void on_game_finish(const GameInfo& game);
-  void on_challenge(const Challenge& challenge);
-  void start_session(const std::string& game_id, const std::string& opponent_id);
+  void start_session(const std::string& game_id, const std::string& opponent_id, bool bot);
   void reap_sessions();
-  DaemonLoad load_for(const Challenge& challenge);
-  int running_games();
-  // The bot-game times of the last 24 h from the state file, and back into it.
-  void restore_state();
-  void save_state();
 
   const BotConfig& config_;
   Clock& clock_;
@@ -68,26 +65,13 @@ class Daemon {
   std::unique_ptr<LichessClient> client_;
   std::unique_ptr<PonderCoordinator> ponder_;
   std::unique_ptr<HealthServer> health_;
-  StateFile state_file_;
   SystemdNotifier systemd_;
   std::atomic<bool> ready_sent_{false};
-  Account account_;
+  Account account_;  // written before the event thread starts, read-only after
 
-  std::mutex mutex_;  // sessions_, pending_, bot game times
-  struct Running {
-    std::unique_ptr<GameSession> session;
-    std::string opponent_id;
-  };
-  std::map<std::string, Running> sessions_;
-  struct Pending {
-    TimePoint accepted_at;
-    std::string challenger_id;
-    bool bot = false;
-  };
-  std::map<std::string, Pending> pending_;  // accepted challenges whose game has not started
-  std::deque<TimePoint> bot_game_starts_;   // for the 24 h bot-vs-bot cap
-  SeenIds seen_challenges_;
-  SeenIds finished_games_;
+  GameLedger ledger_;
+  SessionTable sessions_;
+  std::unique_ptr<ChallengeDesk> desk_;  // after the client, ledger and sessions it uses
   std::atomic<bool> draining_{false};
   std::atomic<bool> immediate_{false};
   std::atomic<bool> fatal_{false};

@@ -29,7 +29,7 @@ void OpponentWatch::on_opponent_gone(const OpponentGone& gone) {
 
 void OpponentWatch::tick(int plies, bool our_turn) {
   const TimePoint now = clock_.now();
-  if (!abort_sent_ && waiting_since_ && plies < 2 && !our_turn &&
+  if (!abort_sent_ && !clockless_ && waiting_since_ && plies < 2 && !our_turn &&
       now - *waiting_since_ >= std::chrono::seconds(config_.abort_time_s)) {
     abort_sent_ = true;
     const ApiResult r = client_.abort_game(game_id_);

@@ -1,7 +1,8 @@
 #pragma once
 // What to do about an opponent who is not playing: abort a game whose first moves never come
 // (once, after abort_time_s), and claim the win when lichess says the opponent left (when
-// allowed, a moment after it becomes claimable, up to three tries).
+// allowed, a moment after it becomes claimable, up to three tries). A game without a clock
+// (correspondence, unlimited) is never aborted: its first move may take days.
 
 #include <spdlog/spdlog.h>
 
@@ -24,6 +25,8 @@ class OpponentWatch {
   // The board after a server state: `plies` moves, whose turn it is, and whether it changed.
   void on_board(int plies, bool our_turn, bool changed);
   void on_opponent_gone(const OpponentGone& gone);
+  // From gameFull: the game has no real-time clock.
+  void set_clockless(bool clockless) { clockless_ = clockless; }
   // Sends the abort or the claim when due.
   void tick(int plies, bool our_turn);
   void cancel() { claim_at_.reset(); }  // the game ended
@@ -40,6 +43,7 @@ class OpponentWatch {
   std::shared_ptr<spdlog::logger> log_;
   std::optional<TimePoint> waiting_since_;  // the opponent's first moves are awaited
   bool abort_sent_ = false;
+  bool clockless_ = false;
   std::optional<TimePoint> claim_at_;
   int claim_attempts_ = 0;
 };

@@ -62,6 +62,7 @@ void SessionCore::on_full(const GameFull& full, TimePoint received) {
   }
   have_full_ = true;
   board_.set_initial_fen(full.initial_fen);
+  opponent_.set_clockless(!full.clock_initial_ms || full.speed == "correspondence");
   const GamePlayer& opp = our_color_ == kWhite ? full.black : full.white;
   const std::string opponent_name = player_display_name(opp);
   chat_.set_opponent(opponent_name);

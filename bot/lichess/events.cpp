@@ -231,13 +231,53 @@ std::optional<GameEvent> parse_game_event(std::string_view line, std::string& er
 
 std::optional<Account> parse_account(std::string_view body, std::string& error) {
   return guarded(body, error, [&](const json& j) -> std::optional<Account> {
-    Account a{str(j, "id"), str(j, "username"), str(j, "title")};
+    Account a{str(j, "id"), str(j, "username"), str(j, "title"), std::nullopt};
+    a.crazyhouse_rating = integer(object(object(j, "perfs"), "crazyhouse"), "rating");
     if (a.id.empty()) {
       error = "account response without id";
       return std::nullopt;
     }
     return a;
   });
+}
+
+std::vector<OnlineBot> parse_online_bots(std::string_view body) {
+  std::vector<OnlineBot> bots;
+  std::size_t start = 0;
+  while (start < body.size()) {
+    std::size_t end = body.find('\n', start);
+    if (end == std::string_view::npos) end = body.size();
+    const auto j = json::parse(body.substr(start, end - start), nullptr, false);
+    start = end + 1;
+    if (j.is_discarded() || !j.is_object()) continue;
+    OnlineBot b;
+    b.id = lower(str(j, "id"));
+    b.username = str(j, "username");
+    if (!is_valid_username(b.id) || !is_valid_username(b.username)) continue;
+    const json& perf = object(object(j, "perfs"), "crazyhouse");
+    b.crazyhouse_rating = integer(perf, "rating");
+    b.crazyhouse_games = integer(perf, "games").value_or(0);
+    b.provisional = boolean(perf, "prov");
+    bots.push_back(std::move(b));
+  }
+  return bots;
+}
+
+std::string parse_challenge_id(std::string_view body) {
+  const auto j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return {};
+  // The create answer is the ChallengeJson itself (older servers wrapped it in "challenge").
+  std::string id = str(j, "id");
+  if (id.empty()) id = str(object(j, "challenge"), "id");
+  return is_valid_id(id) ? id : std::string();
+}
+
+std::optional<RateLimitInfo> parse_rate_limit(std::string_view body) {
+  const auto j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  const json& r = object(j, "ratelimit");
+  if (r.empty()) return std::nullopt;
+  return RateLimitInfo{str(r, "key"), integer(r, "seconds")};
 }
 
 std::optional<std::vector<OngoingGame>> parse_playing(std::string_view body, std::string& error) {
@@ -280,6 +320,16 @@ bool is_valid_id(std::string_view id) {
   if (id.empty() || id.size() > 32) return false;
   for (char c : id) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool is_valid_username(std::string_view name) {
+  if (name.empty() || name.size() > 30) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;

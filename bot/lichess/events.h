@@ -159,7 +159,16 @@ struct Account {
   std::string id;
   std::string username;
   std::string title;
+  std::optional<int> crazyhouse_rating;  // perfs.crazyhouse.rating, when the account has one
   bool is_bot() const { return title == "BOT"; }
+};
+// One line of GET /api/bot/online (a User).
+struct OnlineBot {
+  std::string id;
+  std::string username;
+  std::optional<int> crazyhouse_rating;
+  int crazyhouse_games = 0;  // 0: has never played crazyhouse
+  bool provisional = false;
 };
 struct OngoingGame {
   std::string game_id;
@@ -172,6 +181,16 @@ struct OngoingGame {
 };
 std::optional<Account> parse_account(std::string_view body, std::string& error);
 std::optional<std::vector<OngoingGame>> parse_playing(std::string_view body, std::string& error);
+// NDJSON, one User a line; lines that are not a usable user are skipped.
+std::vector<OnlineBot> parse_online_bots(std::string_view body);
+// The id of a ChallengeJson (the answer to POST /api/challenge/{username}); "" when absent.
+std::string parse_challenge_id(std::string_view body);
+// A lichess rate-limit body: {"error":..,"ratelimit":{"key":"bot.vsBot.day","seconds":N}}.
+struct RateLimitInfo {
+  std::string key;
+  std::optional<int> seconds;
+};
+std::optional<RateLimitInfo> parse_rate_limit(std::string_view body);
 
 // The error text of a lichess error body ({"error": "..."}), or the body cut short.
 std::string error_text(std::string_view body);
@@ -179,5 +198,7 @@ std::string error_text(std::string_view body);
 // Lichess ids are short alphanumeric strings. Anything else from the network is refused before
 // it is put into a URL path.
 bool is_valid_id(std::string_view id);
+// Lichess user names and ids: letters, digits, '_' and '-', at most 30 characters.
+bool is_valid_username(std::string_view name);
 
 }  // namespace zh::bot

@@ -230,10 +230,41 @@ ApiResult LichessClient::answer_takeback(std::string_view game_id, bool accept) 
               true);
 }
 
-ApiResult LichessClient::accept_challenge(std::string_view challenge_id) {
+ApiResult LichessClient::accept_challenge(std::string_view challenge_id, bool from_bot) {
   if (!is_valid_id(challenge_id)) return invalid("invalid challenge id");
-  return call("challenge-accept", Method::kPost,
+  return call(from_bot ? "challenge-accept-bot" : "challenge-accept", Method::kPost,
               "/api/challenge/" + std::string(challenge_id) + "/accept", {}, true);
+}
+
+ApiResult LichessClient::cancel_challenge(std::string_view challenge_id) {
+  if (!is_valid_id(challenge_id)) return invalid("invalid challenge id");
+  return call("challenge-cancel", Method::kPost,
+              "/api/challenge/" + std::string(challenge_id) + "/cancel", {}, true);
+}
+
+ApiResult LichessClient::create_challenge(std::string_view username, int limit_s, int increment_s,
+                                          bool rated, std::string& id) {
+  if (!is_valid_username(username)) return invalid("invalid user name");
+  const std::string body =
+      "variant=crazyhouse&color=random&rated=" + std::string(rated ? "true" : "false") +
+      "&clock.limit=" + std::to_string(limit_s) + "&clock.increment=" + std::to_string(increment_s);
+  ApiResult r = call("challenge-create", Method::kPost, "/api/challenge/" + std::string(username),
+                     body, false);
+  if (r.ok()) {
+    id = parse_challenge_id(r.body);
+    if (id.empty()) {
+      r.status = ApiStatus::kServerError;
+      r.error = "the challenge answer holds no challenge id";
+    }
+  }
+  return r;
+}
+
+ApiResult LichessClient::get_online_bots(int nb, std::vector<OnlineBot>& out) {
+  ApiResult r =
+      call("bot-online", Method::kGet, "/api/bot/online?nb=" + std::to_string(nb), {}, true);
+  if (r.ok()) out = parse_online_bots(r.body);
+  return r;
 }
 
 ApiResult LichessClient::decline_challenge(std::string_view challenge_id, DeclineReason reason) {

@@ -92,7 +92,16 @@ class LichessClient {
   ApiResult claim_victory(std::string_view game_id);
   ApiResult answer_draw(std::string_view game_id, bool accept);
   ApiResult answer_takeback(std::string_view game_id, bool accept);
-  ApiResult accept_challenge(std::string_view challenge_id);
+  // A bot's challenge is accepted through its own rate-limit key: lichess answers 429 there
+  // when our daily bot-game limit is reached, and that pause must not hold up humans.
+  ApiResult accept_challenge(std::string_view challenge_id, bool from_bot = false);
+  ApiResult cancel_challenge(std::string_view challenge_id);
+  // POST /api/challenge/{username}: a crazyhouse challenge with a clock; `id` gets its id.
+  // Never retried (a retry after a lost answer would challenge twice).
+  ApiResult create_challenge(std::string_view username, int limit_s, int increment_s, bool rated,
+                             std::string& id);
+  // GET /api/bot/online (anonymous on lichess; the token does no harm).
+  ApiResult get_online_bots(int nb, std::vector<OnlineBot>& out);
   ApiResult decline_challenge(std::string_view challenge_id, DeclineReason reason);
 
   static std::string event_stream_path() { return "/api/stream/event"; }

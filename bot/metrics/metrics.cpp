@@ -87,6 +87,34 @@ void Metrics::add_http_response(std::string_view endpoint, int status) {
   if (status == 0 || status >= 400) ++http_errors_[{std::string(endpoint), status}];
 }
 
+void Metrics::add_challenge(std::string_view outcome) {
+  std::lock_guard lock(mutex_);
+  auto it = challenges_.find(outcome);
+  if (it == challenges_.end())
+    challenges_.emplace(std::string(outcome), 1);
+  else
+    ++it->second;
+}
+
+void Metrics::set_challenge_queue(int waiting) {
+  std::lock_guard lock(mutex_);
+  challenge_queue_ = waiting;
+}
+
+void Metrics::add_matchmaking(std::string_view step) {
+  std::lock_guard lock(mutex_);
+  auto it = matchmaking_.find(step);
+  if (it == matchmaking_.end())
+    matchmaking_.emplace(std::string(step), 1);
+  else
+    ++it->second;
+}
+
+void Metrics::set_bot_games_24h(int games) {
+  std::lock_guard lock(mutex_);
+  bot_games_24h_ = games;
+}
+
 void Metrics::set_inference_batch_fill(double fill) {
   std::lock_guard lock(mutex_);
   batch_fill_ = fill;
@@ -130,6 +158,17 @@ std::string Metrics::render() const {
   for (const auto& [key, n] : http_errors_)
     os << "zhbot_http_errors_total{endpoint=\"" << label(key.first) << "\",code=\"" << key.second
        << "\"} " << n << "\n";
+  header(os, "zhbot_challenges_total", "counter", "Incoming challenges by outcome.");
+  for (const auto& [outcome, n] : challenges_)
+    os << "zhbot_challenges_total{outcome=\"" << label(outcome) << "\"} " << n << "\n";
+  header(os, "zhbot_challenge_queue", "gauge", "Acceptable challenges waiting for a free slot.");
+  os << "zhbot_challenge_queue " << challenge_queue_ << "\n";
+  header(os, "zhbot_matchmaking_total", "counter", "Matchmaking steps by kind.");
+  for (const auto& [step, n] : matchmaking_)
+    os << "zhbot_matchmaking_total{step=\"" << label(step) << "\"} " << n << "\n";
+  header(os, "zhbot_bot_games_24h", "gauge",
+         "Bot-vs-bot games started in the last 24 h (lichess allows 100).");
+  os << "zhbot_bot_games_24h " << bot_games_24h_ << "\n";
   header(os, "zhbot_inference_batch_fill", "gauge", "Mean inference batch size over its maximum.");
   os << "zhbot_inference_batch_fill " << batch_fill_ << "\n";
   header(os, "zhbot_move_overhead_ms", "summary",

@@ -29,6 +29,13 @@ class Metrics {
   // Every HTTP answer; codes >= 400 and network errors (0) are counted as errors.
   void add_http_response(std::string_view endpoint, int status);
   void set_inference_batch_fill(double fill);  // mean batch size / max batch size
+  // Incoming challenges by what became of them: accepted, declined, queued, canceled.
+  void add_challenge(std::string_view outcome);
+  void set_challenge_queue(int waiting);
+  // Matchmaking steps: sought, challenged, accepted, declined, canceled, no_candidate,
+  // rate_limited, failed.
+  void add_matchmaking(std::string_view step);
+  void set_bot_games_24h(int games);
   // Our own overhead per move: opponent's move line received -> our POST sent, minus search.
   void observe_move_overhead_ms(double ms);
 
@@ -49,6 +56,10 @@ class Metrics {
   std::map<std::pair<std::string, int>, std::uint64_t> http_errors_;
   std::uint64_t http_requests_ = 0;
   double batch_fill_ = 0;
+  std::map<std::string, std::uint64_t, std::less<>> challenges_;
+  int challenge_queue_ = 0;
+  std::map<std::string, std::uint64_t, std::less<>> matchmaking_;
+  int bot_games_24h_ = 0;
   std::vector<double> overhead_recent_;  // the last kOverheadWindow values, for quantiles
   std::size_t overhead_next_ = 0;
   std::uint64_t overhead_count_ = 0;

@@ -19,6 +19,7 @@ constexpr const char* kFileName = "state.json";
 // A state file is a few hundred bytes; anything far larger is not ours.
 constexpr std::uintmax_t kMaxFileBytes = 1 << 20;
 constexpr std::size_t kMaxBotGameStarts = 10000;
+constexpr std::size_t kMaxSeekDeclines = 10000;
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -49,6 +50,10 @@ std::string render_state(const PersistentState& state) {
   nlohmann::json j;
   j["version"] = kVersion;
   j["bot_game_starts"] = state.bot_game_starts;
+  nlohmann::json declines = nlohmann::json::array();
+  for (const SeekDecline& d : state.seek_declines)
+    declines.push_back({{"user", d.user_id}, {"reason", d.reason}, {"until", d.until}});
+  j["seek_declines"] = declines;
   return j.dump(2) + "\n";
 }
 
@@ -82,6 +87,27 @@ std::optional<PersistentState> parse_state(std::string_view text, std::string& e
         return std::nullopt;
       }
       state.bot_game_starts.push_back(t.get<std::int64_t>());
+    }
+  }
+  // Absent in files written before matchmaking existed: no declines remembered.
+  const auto declines = j.find("seek_declines");
+  if (declines != j.end()) {
+    if (!declines->is_array() || declines->size() > kMaxSeekDeclines) {
+      error = "\"seek_declines\" is not a list of at most " + std::to_string(kMaxSeekDeclines) +
+              " entries";
+      return std::nullopt;
+    }
+    for (const auto& d : *declines) {
+      const bool ok = d.is_object() && d.contains("user") && d["user"].is_string() &&
+                      d.contains("reason") && d["reason"].is_string() && d.contains("until") &&
+                      d["until"].is_number_integer();
+      if (!ok) {
+        error = "\"seek_declines\" holds an entry without user, reason and until";
+        return std::nullopt;
+      }
+      state.seek_declines.push_back(SeekDecline{d["user"].get<std::string>(),
+                                                d["reason"].get<std::string>(),
+                                                d["until"].get<std::int64_t>()});
     }
   }
   return state;

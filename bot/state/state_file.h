@@ -1,10 +1,11 @@
 #pragma once
 // What the daemon must remember across restarts, in one small JSON file under the state
-// directory (operations.state_dir; systemd's StateDirectory=, a volume in Docker). Today that
-// is the start times of recent bot-vs-bot games, so the 24 h cap lichess sets is not reset by
-// a restart. Writes are atomic (temporary file, fsync, rename, fsync of the directory): a crash
-// leaves the old file or the new one, never half of one. A file that cannot be read or parsed
-// is reported and replaced by a fresh state: it never stops the bot.
+// directory (operations.state_dir; systemd's StateDirectory=, a volume in Docker): the start
+// times of recent bot-vs-bot games, so the 24 h cap lichess sets is not reset by a restart, and
+// the bots that declined our matchmaking challenges, so they are not asked again too soon. Writes
+// are atomic (temporary file, fsync, rename, fsync of the directory): a crash leaves the old file
+// or the new one, never half of one. A file that cannot be read or parsed is reported and replaced
+// by a fresh state: it never stops the bot.
 
 #include <cstdint>
 #include <filesystem>
@@ -15,9 +16,19 @@
 
 namespace zh::bot {
 
+// A bot that declined our challenge, and until when (Unix seconds) it is not asked again.
+struct SeekDecline {
+  std::string user_id;  // lower case
+  std::string reason;   // lichess decline reason key, as it came
+  std::int64_t until = 0;
+
+  bool operator==(const SeekDecline&) const = default;
+};
+
 struct PersistentState {
   // Wall-clock start times (seconds since the Unix epoch) of bot-vs-bot games, oldest first.
   std::vector<std::int64_t> bot_game_starts;
+  std::vector<SeekDecline> seek_declines;
 
   bool operator==(const PersistentState&) const = default;
 };

@@ -25,6 +25,7 @@ TEST_F(E2ePolicy, EachBadChallengeIsDeclinedWithItsReasonAndAGoodOneIsAccepted) 
   s.set("challenge", "max_concurrent_games", "1")
       .set("challenge", "accept_rated", "false")
       .set("challenge", "accept_bots", "false")
+      .set("challenge", "queue_size", "0")  // no waiting room: a busy bot says later
       .set("challenge", "min_base_s", "60")
       .set("game", "abort_time_s", "60");
   start_bot(s);

@@ -30,6 +30,7 @@ TEST_F(E2eStreams, EventStreamDroppedMidGameReconnectsAndTheGameGoesOn) {
   // The game must outlast both blips whatever happens on the board: a near-random bot (two
   // tree nodes per move, no mate search) against a slow random mover that resigns at ply 40.
   s.set("challenge", "max_concurrent_games", "1")
+      .set("challenge", "queue_size", "0")  // a busy bot answers `later` at once
       .set("evaluator", "backend", "uniform")
       .set("search", "max_tree_nodes", "2")
       .without_mate_search();

@@ -174,6 +174,43 @@ TEST(EmulatorApi, OutgoingChallengeIsAcceptedBySimulatedUser) {
   EXPECT_EQ(emu.post("/api/challenge/Nobody", "clock.limit=60&clock.increment=0")->status, 400);
 }
 
+TEST(EmulatorApi, TheDailyBotGameLimitAnswers429WithItsKey) {
+  EmulatorProcess emu({"--bot-games-per-day", "1"});
+  emu.admin_post("/admin/users",
+                 {{"name", "Fairy_Bot"}, {"title", "BOT"}, {"opponent", {{"type", "idle"}}}});
+  emu.admin_post("/admin/users", {{"name", "Human"}, {"opponent", {{"type", "idle"}}}});
+  NdjsonStream events(emu.port(), "/api/stream/event");
+  ASSERT_EQ(
+      emu.post("/api/challenge/Fairy_Bot", "clock.limit=60&clock.increment=1&variant=crazyhouse")
+          ->status,
+      200);
+  ASSERT_TRUE(events.wait_type("gameStart", 3s));  // the one bot game of the day
+  auto limited =
+      emu.post("/api/challenge/Fairy_Bot", "clock.limit=60&clock.increment=1&variant=crazyhouse");
+  ASSERT_TRUE(limited);
+  EXPECT_EQ(limited->status, 429);
+  const Json body = Json::parse(limited->body);
+  EXPECT_EQ(body["ratelimit"]["key"], "bot.vsBot.day");
+  EXPECT_GT(body["ratelimit"]["seconds"].get<int>(), 0);
+  // Humans are not limited.
+  EXPECT_EQ(emu.post("/api/challenge/Human", "clock.limit=60&clock.increment=1&variant=crazyhouse")
+                ->status,
+            200);
+  EXPECT_EQ(emu.admin_get("/admin/stats")["bot_games_started"], 1);
+}
+
+TEST(EmulatorApi, AUserThatIgnoresChallengesLetsThemExpire) {
+  EmulatorProcess emu({"--challenge-ttl-ms", "500"});
+  emu.admin_post("/admin/users", {{"name", "Sleepy"}, {"title", "BOT"}, {"ignores", true}});
+  NdjsonStream events(emu.port(), "/api/stream/event");
+  auto r = emu.post("/api/challenge/Sleepy", "clock.limit=60&clock.increment=1&variant=crazyhouse");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200);
+  auto canceled = events.wait_type("challengeCanceled", 5s);
+  ASSERT_TRUE(canceled);
+  EXPECT_EQ(canceled->at("challenge")["id"], Json::parse(r->body)["id"]);
+}
+
 TEST(EmulatorApi, ChatIsEchoedAndListed) {
   EmulatorProcess emu;
   NdjsonStream events(emu.port(), "/api/stream/event");

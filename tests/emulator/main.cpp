@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
   app.add_option("--challenge-ttl-ms", o.challenge_ttl_ms,
                  "unanswered challenges expire after this")
       ->capture_default_str();
+  app.add_option("--bot-games-per-day", o.bot_games_per_day,
+                 "bot-vs-bot games the bot may start; then 429 bot.vsBot.day (lichess: 100)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   app.add_option("--engine", o.engine_path, "UCI engine for 'engine' opponents")
       ->capture_default_str();
   app.add_option("--seed", o.seed, "seed for ids, colours, random movers and faults")

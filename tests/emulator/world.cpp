@@ -352,6 +352,8 @@ ApiReply World::accept_challenge(const std::string& id) {
   Challenge& c = it->second;
   if (c.variant != "crazyhouse")
     return error(400, "This emulator only plays crazyhouse; decline " + c.variant + " challenges");
+  if (c.challenger.title == "BOT")
+    if (auto limited = bot_game_limit()) return *limited;
   c.status = "accepted";
   start_game(c, SteadyClock::now());
   return ApiReply{};
@@ -423,6 +425,8 @@ ApiReply World::create_challenge(const std::string& username,
   if (speed_of(c.has_clock, c.limit_s, c.increment_s, c.days) == "ultraBullet" &&
       user->second.info.title == "BOT")
     return error(400, "Bots cannot play UltraBullet. Choose a slower time control.");
+  if (user->second.info.title == "BOT")
+    if (auto limited = bot_game_limit()) return *limited;
   c.opponent = user->second.opponent;
   c.created = SteadyClock::now();
   c.created_epoch_ms = epoch_ms();
@@ -430,6 +434,15 @@ ApiReply World::create_challenge(const std::string& username,
   const json body = challenge_json(c, true);
   challenges_[c.id] = std::move(c);
   return ApiReply{200, body.dump()};
+}
+
+std::optional<ApiReply> World::bot_game_limit() const {
+  if (bot_games_started_ < options_.bot_games_per_day) return std::nullopt;
+  // As lila's BotLimit: the limiter of the day, and how long until a credit frees (the
+  // emulator does not roll its window: an hour stands for "later").
+  const json body = {{"error", "You have reached the daily limit of games against bots."},
+                     {"ratelimit", {{"key", "bot.vsBot.day"}, {"seconds", 3600}}}};
+  return ApiReply{429, body.dump()};
 }
 
 std::vector<std::string> World::online_bot_lines(int nb) {
@@ -447,6 +460,7 @@ void World::start_game(Challenge& c, SteadyTime now) {
   PlayerInfo bot = options_.bot;
   bot.title = bot_titled_ ? "BOT" : "";
   const PlayerInfo& other = c.incoming ? c.challenger : c.dest;
+  bot_games_started_ += other.title == "BOT";
   s.bot_color = c.incoming ? ~challenger_color : challenger_color;
   s.white = s.bot_color == kWhite ? bot : other;
   s.black = s.bot_color == kWhite ? other : bot;
@@ -511,9 +525,15 @@ void World::tick() {
       emit_event(challenge_event_json(c, "challengeCanceled"));
     } else if (!c.incoming && age >= options_.outgoing_answer_ms) {
       const SimUser& u = users_.at(c.dest.id);
-      if (!u.decline_reason.empty()) {
+      if (u.ignores) {
+        // Never answers: lichess expires an unanswered real-time challenge.
+        if (c.has_clock && age >= options_.challenge_ttl_ms) {
+          c.status = "canceled";
+          emit_event(challenge_event_json(c, "challengeCanceled"));
+        }
+      } else if (!u.decline_reason.empty()) {
         c.status = "declined";
-        c.decline_reason_key = u.decline_reason;
+        c.decline_reason_key = lower(u.decline_reason);  // lichess emits keys in lower case
         emit_event(challenge_event_json(c, "challengeDeclined"));
       } else if (c.variant != "crazyhouse") {
         c.status = "declined";

@@ -32,6 +32,9 @@ struct WorldOptions {
   int first_move_ms = 30'000;     // a player's time for the first move (expiration)
   int challenge_ttl_ms = 20'000;  // real-time challenges expire after 20 s on lichess
   int outgoing_answer_ms = 300;   // how fast simulated users answer the bot's challenges
+  // Bot-vs-bot games the bot may start per day (lichess: 100, `bot.vsBot.day`); beyond it,
+  // challenging or accepting a bot answers 429 with that rate-limit key.
+  int bot_games_per_day = 100;
   std::string engine_path = "/usr/games/fairy-stockfish";
   std::uint64_t seed = 1;
   bool echo_requests = false;
@@ -44,6 +47,7 @@ struct SimUser {
   PlayerInfo info;
   bool online_bot = false;     // listed by GET /api/bot/online
   std::string decline_reason;  // non-empty: declines the bot's challenges with it
+  bool ignores = false;        // never answers the bot's challenges (they time out)
   OpponentSpec opponent;
 };
 
@@ -155,6 +159,8 @@ class World {
   // Sends the new gameState, ends the game's streams when it is over, wakes drivers.
   void changed(GameRecord& rec, SteadyTime now);
   void start_game(Challenge& c, SteadyTime now);
+  // 429 with `bot.vsBot.day` when the bot may start no more bot games today; nullopt otherwise.
+  std::optional<ApiReply> bot_game_limit() const;
   void tick();
   void ticker_loop();
   void reap_drivers();
@@ -180,6 +186,7 @@ class World {
   std::shared_ptr<LineChannel> event_stream_;
   int event_stream_opens_ = 0;
   bool startup_challenges_issued_ = false;
+  int bot_games_started_ = 0;  // games where both players are bots, for bot_games_per_day
   std::vector<Driver> drivers_;
   bool stopping_ = false;
   std::thread ticker_;

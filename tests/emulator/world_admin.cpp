@@ -37,6 +37,7 @@ json World::admin_add_user(const json& spec) {
   u.info = player_from_json(spec, "opponent");
   u.online_bot = spec.value("online_bot", u.info.title == "BOT");
   u.decline_reason = spec.value("decline_reason", std::string());
+  u.ignores = spec.value("ignores", false);
   if (spec.contains("opponent")) u.opponent = opponent_from_json(spec.at("opponent"));
   std::lock_guard lock(mu_);
   if (u.info.id == options_.bot.id) throw std::invalid_argument("that name is the bot's own");
@@ -209,6 +210,7 @@ json World::stats() {
           {"event_stream_connected", event_stream_ && event_stream_->open()},
           {"challenges", challenges_.size()},
           {"challenges_pending", pending},
+          {"bot_games_started", bot_games_started_},
           {"opponent_threads", drivers_.size()}};
 }
 

@@ -33,6 +33,11 @@ DaemonLoad idle() {
   return load;
 }
 
+void expect_wait(const Challenge& c, const ChallengePolicyOptions& o, const DaemonLoad& load) {
+  const ChallengeDecision d = decide_challenge(c, o, load);
+  EXPECT_EQ(d.kind, ChallengeDecision::Kind::kWait) << d.why;
+}
+
 void expect_decline(const Challenge& c, const ChallengePolicyOptions& o, const DaemonLoad& load,
                     DeclineReason reason) {
   const ChallengeDecision d = decide_challenge(c, o, load);
@@ -53,10 +58,11 @@ TEST(ChallengePolicy, IgnoresOurOwnAndClosedChallenges) {
   EXPECT_EQ(decide_challenge(c, defaults(), idle()).kind, ChallengeDecision::Kind::kIgnore);
 }
 
-TEST(ChallengePolicy, ShuttingDownSaysLater) {
+TEST(ChallengePolicy, ARefusalSaysLater) {
   DaemonLoad load = idle();
-  load.shutting_down = true;
+  load.refusal = "shutting down";
   expect_decline(blitz_challenge(), defaults(), load, DeclineReason::kLater);
+  EXPECT_EQ(decide_challenge(blitz_challenge(), defaults(), load).why, "shutting down");
 }
 
 TEST(ChallengePolicy, Variants) {
@@ -86,16 +92,82 @@ TEST(ChallengePolicy, SpeedCategories) {
   EXPECT_TRUE(decide_challenge(c, o, idle()).accepted());
 }
 
-TEST(ChallengePolicy, CorrespondenceAndUnlimitedAreDeclinedByDefault) {
+TEST(ChallengePolicy, CorrespondenceAndUnlimitedAreAlwaysTooSlow) {
   Challenge c = blitz_challenge();
   c.speed = "correspondence";
   c.time_control = {"correspondence", 0, 0, 3};
-  expect_decline(c, defaults(), idle(), DeclineReason::kTimeControl);
+  expect_decline(c, defaults(), idle(), DeclineReason::kTooSlow);
   c.time_control = {"unlimited", 0, 0, 0};
-  expect_decline(c, defaults(), idle(), DeclineReason::kTimeControl);
+  expect_decline(c, defaults(), idle(), DeclineReason::kTooSlow);
+  // Even a hand-made options object that lists the speed (check-config refuses it).
   ChallengePolicyOptions o = defaults();
   o.speeds.push_back("correspondence");
+  expect_decline(c, o, idle(), DeclineReason::kTooSlow);
+}
+
+TEST(ChallengePolicy, RatingWindowAroundOurOwnRating) {
+  ChallengePolicyOptions o = defaults();
+  o.rating_difference = 200;
+  DaemonLoad load = idle();
+  load.my_rating = 1800;
+  Challenge c = blitz_challenge();
+  c.challenger.rating = 1600;  // bounds are inclusive
+  EXPECT_TRUE(decide_challenge(c, o, load).accepted());
+  c.challenger.rating = 1599;
+  expect_decline(c, o, load, DeclineReason::kGeneric);
+  c.challenger.rating = 2001;
+  expect_decline(c, o, load, DeclineReason::kGeneric);
+  load.my_rating.reset();  // our rating unknown: no window
+  EXPECT_TRUE(decide_challenge(c, o, load).accepted());
+  o.rating_difference = 0;  // off
+  load.my_rating = 1800;
+  EXPECT_TRUE(decide_challenge(c, o, load).accepted());
+}
+
+TEST(ChallengePolicy, BulletWithoutIncrementFromABotWhenRequired) {
+  ChallengePolicyOptions o = defaults();
+  o.bot_bullet_requires_increment = true;
+  Challenge c = blitz_challenge();
+  c.speed = "bullet";
+  c.time_control = {"clock", 60, 0, 0};
+  EXPECT_TRUE(decide_challenge(c, o, idle()).accepted());  // humans may
+  c.challenger.title = "BOT";
+  expect_decline(c, o, idle(), DeclineReason::kTimeControl);
+  c.time_control.increment_s = 1;
   EXPECT_TRUE(decide_challenge(c, o, idle()).accepted());
+  c.time_control.increment_s = 0;
+  o.bot_bullet_requires_increment = false;
+  EXPECT_TRUE(decide_challenge(c, o, idle()).accepted());
+}
+
+TEST(ChallengePolicy, RecentChallengesFromOneBotSayLater) {
+  ChallengePolicyOptions o = defaults();
+  o.max_recent_bot_challenges = 3;
+  Challenge bot = blitz_challenge();
+  bot.challenger.title = "BOT";
+  DaemonLoad load = idle();
+  load.recent_from_challenger = 3;  // this one included
+  EXPECT_TRUE(decide_challenge(bot, o, load).accepted());
+  load.recent_from_challenger = 4;
+  expect_decline(bot, o, load, DeclineReason::kLater);
+  EXPECT_TRUE(decide_challenge(blitz_challenge(), o, load).accepted());  // humans: no throttle
+  o.max_recent_bot_challenges = 0;                                       // off
+  EXPECT_TRUE(decide_challenge(bot, o, load).accepted());
+}
+
+TEST(ChallengePolicy, SlotsReservedForHumansMakeBotsWait) {
+  ChallengePolicyOptions o = defaults();
+  o.max_concurrent_games = 3;
+  o.games_reserved_for_humans = 1;
+  Challenge bot = blitz_challenge();
+  bot.challenger.title = "BOT";
+  DaemonLoad load = idle();
+  load.active_games = 2;
+  load.active_bot_games = 1;
+  EXPECT_TRUE(decide_challenge(bot, o, load).accepted());
+  load.active_bot_games = 2;
+  expect_wait(bot, o, load);
+  EXPECT_TRUE(decide_challenge(blitz_challenge(), o, load).accepted());  // the human slot
 }
 
 TEST(ChallengePolicy, UltraBulletIsTooFast) {
@@ -188,13 +260,13 @@ TEST(ChallengePolicy, BlockAndAllowListsAreCaseInsensitive) {
   EXPECT_TRUE(decide_challenge(blitz_challenge(), allow, idle()).accepted());
 }
 
-TEST(ChallengePolicy, ConcurrencyPerOpponentAndDailyBotCapSayLater) {
+TEST(ChallengePolicy, FullSlotsWaitPerOpponentAndDailyBotCapSayLater) {
   ChallengePolicyOptions o = defaults();
   DaemonLoad load = idle();
   load.active_games = 1;
   EXPECT_TRUE(decide_challenge(blitz_challenge(), o, load).accepted());
   load.active_games = 2;
-  expect_decline(blitz_challenge(), o, load, DeclineReason::kLater);
+  expect_wait(blitz_challenge(), o, load);  // the desk queues it or says later
 
   load = idle();
   load.games_with_challenger = 1;

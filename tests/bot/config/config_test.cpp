@@ -103,6 +103,40 @@ TEST(Config, ErrorsNameTheKeyTheValueAndWhatIsAllowed) {
     EXPECT_EQ(error_of(std::string("lichess:\n  base_url: ") + url + "\n"), "") << url;
 }
 
+TEST(Config, DeskOptionsAreCheckedByKey) {
+  // Correspondence is refused, with the reason, rather than accepted and played badly.
+  std::string e = error_of("challenge:\n  speeds: blitz,correspondence\n");
+  EXPECT_NE(e.find("speeds"), std::string::npos) << e;
+  EXPECT_NE(e.find("tooSlow"), std::string::npos) << e;
+
+  e = error_of("challenge:\n  max_concurrent_games: 2\n  games_reserved_for_humans: 2\n");
+  EXPECT_NE(e.find("games_reserved_for_humans"), std::string::npos) << e;
+  EXPECT_EQ(error_of("challenge:\n  max_concurrent_games: 3\n  games_reserved_for_humans: 2\n"),
+            "");
+
+  e = error_of("challenge:\n  queue_order: loudest\n");
+  EXPECT_NE(e.find("queue_order"), std::string::npos) << e;
+  EXPECT_NE(e.find("humans_first"), std::string::npos) << e;
+
+  e = error_of("matchmaking:\n  seek_time_controls: \"180+2, 7+0\"\n");
+  EXPECT_NE(e.find("seek_time_controls"), std::string::npos) << e;
+  EXPECT_NE(e.find("'7+0'"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_games: true\n  seek_time_controls: \"\"\n");
+  EXPECT_NE(e.find("seek_time_controls"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_games: true\nchallenge:\n  accept_bots: false\n");
+  EXPECT_NE(e.find("seek_games"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_timeout_s: 0\n");
+  EXPECT_NE(e.find("matchmaking.seek_timeout_s"), std::string::npos) << e;
+
+  Options o = declared();
+  apply_config_text("matchmaking:\n  seek_games: true\n  seek_time_controls: 60+1, 300+0\n",
+                    "test.yaml", o);
+  const BotConfig c = BotConfig::from(o);
+  EXPECT_TRUE(c.matchmaking.enabled);
+  EXPECT_EQ(c.matchmaking.clocks, (std::vector<SeekClock>{{60, 1}, {300, 0}}));
+  EXPECT_FALSE(BotConfig::defaults().matchmaking.enabled);  // off unless asked for
+}
+
 TEST(Config, UnknownKeysAndSectionsAreRejectedWithTheAllowedOnes) {
   std::string e = error_of("challenge:\n  max_games: 3\n");
   EXPECT_NE(e.find("unknown key 'challenge.max_games'"), std::string::npos) << e;

@@ -227,8 +227,9 @@ TEST_F(BotCapTest, AStartedBotGameIsWrittenToTheStateFile) {
 TEST_F(BotCapTest, BotGamesFromBeforeARestartCountAgainstTheDailyCap) {
   config_.challenge.max_bot_games_per_day = 2;
   // Two games today (one an hour ago, one just now) and one from the day before yesterday.
-  ASSERT_TRUE(StateFile(config_.state_dir)
-                  .save(PersistentState{{unix_now() - 50 * 3600, unix_now() - 3600, unix_now()}}));
+  ASSERT_TRUE(
+      StateFile(config_.state_dir)
+          .save(PersistentState{{unix_now() - 50 * 3600, unix_now() - 3600, unix_now()}, {}}));
   const auto answers = play(std::string(kBotChallenge) + "\n", 1);
   EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 decline later"}));
   EXPECT_TRUE(logged("2 bot game(s) started in the last 24 h"));
@@ -236,7 +237,7 @@ TEST_F(BotCapTest, BotGamesFromBeforeARestartCountAgainstTheDailyCap) {
 
 TEST_F(BotCapTest, GamesOlderThanADayNoLongerCount) {
   config_.challenge.max_bot_games_per_day = 1;
-  ASSERT_TRUE(StateFile(config_.state_dir).save(PersistentState{{unix_now() - 25 * 3600}}));
+  ASSERT_TRUE(StateFile(config_.state_dir).save(PersistentState{{unix_now() - 25 * 3600}, {}}));
   const auto answers = play(std::string(kBotChallenge) + "\n", 1);
   EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 accept "}));
 }

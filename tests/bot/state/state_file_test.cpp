@@ -49,7 +49,7 @@ class StateFileTest : public ::testing::Test {
 
 TEST_F(StateFileTest, SaveThenLoadGivesTheSameStateAndLeavesNoTemporaryFile) {
   StateFile file(dir_ / "nested");  // the directory is created on the first save
-  const PersistentState state{{1700000000, 1700003600}};
+  const PersistentState state{{1700000000, 1700003600}, {}};
   ASSERT_TRUE(file.save(state));
   EXPECT_EQ(file.load(), state);
   EXPECT_FALSE(fs::exists(file.path().string() + ".tmp"));
@@ -61,9 +61,9 @@ TEST_F(StateFileTest, SaveThenLoadGivesTheSameStateAndLeavesNoTemporaryFile) {
 
 TEST_F(StateFileTest, ASecondSaveReplacesTheFirst) {
   StateFile file(dir_);
-  ASSERT_TRUE(file.save(PersistentState{{1, 2, 3}}));
-  ASSERT_TRUE(file.save(PersistentState{{4}}));
-  EXPECT_EQ(file.load(), PersistentState{{4}});
+  ASSERT_TRUE(file.save(PersistentState{{1, 2, 3}, {}}));
+  ASSERT_TRUE(file.save(PersistentState{{4}, {}}));
+  EXPECT_EQ(file.load(), (PersistentState{{4}, {}}));
 }
 
 TEST_F(StateFileTest, AMissingFileIsAFreshStartWithoutAWarning) {
@@ -88,8 +88,8 @@ TEST_F(StateFileTest, ACorruptFileIsAWarningAndAFreshStartAndIsKeptAside) {
     EXPECT_NE(log().find("is unusable"), std::string::npos) << bad;
     EXPECT_TRUE(fs::exists(file.path().string() + ".corrupt")) << bad;
     // The next save works and the state after it is the saved one.
-    ASSERT_TRUE(file.save(PersistentState{{9}}));
-    EXPECT_EQ(file.load(), PersistentState{{9}});
+    ASSERT_TRUE(file.save(PersistentState{{9}, {}}));
+    EXPECT_EQ(file.load(), (PersistentState{{9}, {}}));
   }
 }
 
@@ -105,18 +105,18 @@ TEST_F(StateFileTest, AnUnwritableDirectoryFailsTheSaveWithAWarning) {
     // root writes anywhere; a file standing where the directory should be fails for everyone.
     fs::create_directories(dir_);
     std::ofstream(dir_ / "blocker") << "x";
-    EXPECT_FALSE(StateFile(dir_ / "blocker").save(PersistentState{{1}}));
+    EXPECT_FALSE(StateFile(dir_ / "blocker").save(PersistentState{{1}, {}}));
   } else {
     fs::create_directories(dir_);
     fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
-    EXPECT_FALSE(StateFile(dir_).save(PersistentState{{1}}));
+    EXPECT_FALSE(StateFile(dir_).save(PersistentState{{1}, {}}));
     fs::permissions(dir_, fs::perms::owner_all);
   }
   EXPECT_NE(log().find("[warning]"), std::string::npos) << log();
 }
 
 TEST(StateText, RendersAVersionedObjectAndParsesItBack) {
-  const PersistentState state{{10, 20}};
+  const PersistentState state{{10, 20}, {}};
   const std::string text = render_state(state);
   EXPECT_NE(text.find("\"version\": 1"), std::string::npos) << text;
   std::string error;
@@ -124,6 +124,19 @@ TEST(StateText, RendersAVersionedObjectAndParsesItBack) {
   EXPECT_EQ(parse_state(R"({"version":1})", error), PersistentState{}) << error;
   EXPECT_FALSE(parse_state("nonsense", error).has_value());
   EXPECT_FALSE(error.empty());
+}
+
+TEST(StateText, KeepsMatchmakingDeclinesAndReadsFilesWithoutThem) {
+  const PersistentState state{{10}, {SeekDecline{"slowbot", "timeControl", 1700000000}}};
+  std::string error;
+  EXPECT_EQ(parse_state(render_state(state), error), state) << error;
+  // A file from before matchmaking: no declines.
+  EXPECT_EQ(parse_state(R"({"version":1,"bot_game_starts":[5]})", error),
+            (PersistentState{{5}, {}}))
+      << error;
+  EXPECT_FALSE(parse_state(R"({"version":1,"seek_declines":[{"user":"x"}]})", error));
+  EXPECT_NE(error.find("seek_declines"), std::string::npos) << error;
+  EXPECT_FALSE(parse_state(R"({"version":1,"seek_declines":{}})", error));
 }
 
 TEST(StateDir, ConfiguredThenSystemdThenTheWorkingDirectory) {

@@ -1,0 +1,64 @@
+#include "bot/daemon/game_ledger.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "tests/bot/support/fake_clock.h"
+
+namespace zh::bot {
+namespace {
+
+namespace fs = std::filesystem;
+
+class GameLedgerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("zhbot-ledger-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  test::FakeClock clock_;
+};
+
+TEST_F(GameLedgerTest, CountsBotGamesOfTheLastDayAcrossARestart) {
+  {
+    GameLedger ledger{StateFile(dir_), clock_};
+    ledger.restore();
+    ledger.record_bot_game();
+    clock_.advance(std::chrono::hours(1));
+    ledger.record_bot_game();
+    EXPECT_EQ(ledger.bot_games_last_24h(), 2);
+    clock_.advance(std::chrono::hours(23) + std::chrono::minutes(1));
+    EXPECT_EQ(ledger.bot_games_last_24h(), 1);  // the first is a day old
+  }
+  GameLedger again{StateFile(dir_), clock_};
+  again.restore();
+  // The file keeps wall-clock times, so the restart sees both games as just played (the fake
+  // clock moved, the wall clock did not): the count is never lost.
+  EXPECT_EQ(again.bot_games_last_24h(), 2);
+}
+
+TEST_F(GameLedgerTest, RemembersDeclinesAcrossARestartUntilTheyExpire) {
+  {
+    GameLedger ledger{StateFile(dir_), clock_};
+    ledger.restore();
+    ledger.remember_decline("slowbot", "timeControl", std::chrono::hours(24));
+    ledger.remember_decline("gone", "later", std::chrono::seconds(-1));  // already over
+    EXPECT_EQ(ledger.declined("slowbot"), "timeControl");
+    EXPECT_FALSE(ledger.declined("gone"));
+  }
+  GameLedger again{StateFile(dir_), clock_};
+  again.restore();
+  EXPECT_EQ(again.declined("slowbot"), "timeControl");
+  EXPECT_FALSE(again.declined("gone"));
+  EXPECT_FALSE(again.declined("stranger"));
+}
+
+}  // namespace
+}  // namespace zh::bot
