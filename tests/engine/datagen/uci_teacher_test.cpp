@@ -78,16 +78,5 @@ TEST(UciTeacher, AMissingBinaryIsAClearError) {
   }
 }
 
-TEST(ChildProcess, TheChildSeesNoTokenVariable) {
-  setenv("LICHESS_BOT_TOKEN", "lip_secret_for_test", 1);
-  ChildProcess child({"sh", "-c", "env"});
-  std::string line, all;
-  while (child.read_line(line, std::chrono::seconds(5)) == ChildProcess::ReadStatus::kLine)
-    all += line + "\n";
-  unsetenv("LICHESS_BOT_TOKEN");
-  EXPECT_NE(all.find("PATH="), std::string::npos);
-  EXPECT_EQ(all.find("lip_secret_for_test"), std::string::npos);
-}
-
 }  // namespace
 }  // namespace zh::datagen
