@@ -84,7 +84,7 @@ BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name
   env.insert_or_assign("OPENBLAS_NUM_THREADS", std::string("1"));
   process_ = std::make_unique<ChildProcess>(
       std::vector<std::string>{zh::test::zhbot_bin(), "run", "--config", config.string()},
-      ChildOptions{.log_file = log_, .env_set = env, .own_group = true});
+      harness_child(log_, env));
 }
 
 int BotProcess::log_count(const std::string& needle) const {

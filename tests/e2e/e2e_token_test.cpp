@@ -50,7 +50,7 @@ TEST_F(E2eToken, TheTokenIsNotInTraceLogsJsonLogsErrorsPgnsOrCheckConfig) {
   const auto out = dir_ / "check-config.log";
   ChildProcess check(
       {zh::test::zhbot_bin(), "check-config", "--config", (dir_ / "zhbot.yaml").string()},
-      {.log_file = out, .env_set = {{"LICHESS_BOT_TOKEN", kToken}}, .own_group = true});
+      harness_child(out, {{"LICHESS_BOT_TOKEN", kToken}}));
   const auto status = check.wait_exit(20s);
   ASSERT_TRUE(status.has_value());
   EXPECT_TRUE(status->exited && status->code == 0) << status->describe() << "\n" << read_text(out);

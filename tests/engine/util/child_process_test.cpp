@@ -31,6 +31,14 @@ bool has_variable(const std::string& env, const std::string& name) {
   return env.rfind(name + "=", 0) == 0 || env.find("\n" + name + "=") != std::string::npos;
 }
 
+ChildOptions options(std::filesystem::path log, bool own_group = false) {
+  ChildOptions o;
+  o.log_file = std::move(log);
+  o.own_group = own_group;
+  o.grace = 100ms;
+  return o;
+}
+
 std::filesystem::path temp_file(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("zh-child-" + std::to_string(::getpid()) + "-" + name);
@@ -46,8 +54,10 @@ TEST(ChildProcess, TheChildSeesNoTokenVariableUnlessOneIsGivenToIt) {
   EXPECT_EQ(env.find("lip_secret_for_test"), std::string::npos);
   EXPECT_EQ(env.find("lip_other_secret"), std::string::npos);
   // The harness hands the bot its token on purpose.
-  ChildProcess given({"sh", "-c", "env"}, {.env_set = {{"LICHESS_BOT_TOKEN", "lip_given"}},
-                                           .env_unset = {"ZH_CHILD_TEST_UNSET"}});
+  ChildOptions given_options;
+  given_options.env_set = {{"LICHESS_BOT_TOKEN", "lip_given"}};
+  given_options.env_unset = {"ZH_CHILD_TEST_UNSET"};
+  ChildProcess given({"sh", "-c", "env"}, given_options);
   const std::string env2 = all_output(given);
   ::unsetenv("LICHESS_BOT_TOKEN");
   ::unsetenv("SOME_TOKEN_FILE");
@@ -76,7 +86,7 @@ TEST(ChildProcess, ALogFileGetsStdoutAndStderr) {
   const auto log = temp_file("log");
   std::filesystem::remove(log);
   {
-    ChildProcess child({"sh", "-c", "echo out; echo err >&2"}, {.log_file = log});
+    ChildProcess child({"sh", "-c", "echo out; echo err >&2"}, options(log));
     const auto status = child.wait_exit(30s);
     ASSERT_TRUE(status.has_value());
     EXPECT_TRUE(status->success());
@@ -89,7 +99,7 @@ TEST(ChildProcess, StopEndsItsWholeGroup) {
   const auto pid_file = temp_file("grandchild");
   std::filesystem::remove(pid_file);
   ChildProcess child({"sh", "-c", "sleep 600 & echo $! > " + pid_file.string() + "; wait"},
-                     {.log_file = "/dev/null", .own_group = true, .grace = 100ms});
+                     options("/dev/null", true));
   std::string pid_text;
   for (int i = 0; i < 3000 && pid_text.empty(); ++i) {
     pid_text = file_text(pid_file);
