@@ -129,6 +129,7 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, ChildOptions options)
     throw ChildError("cannot start '" + program_ + "': fork failed: " + why);
   }
   if (pid_ == 0) {
+    ::signal(SIGPIPE, SIG_DFL);  // ours is ignored; the program gets the usual behaviour
     if (options_.own_group) {
       ::setpgid(0, 0);
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
