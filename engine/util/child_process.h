@@ -83,6 +83,7 @@ class ChildProcess {
   long rss_kb() const;
   long peak_rss_kb() const;
   const std::string& program() const { return program_; }
+  pid_t pid() const { return pid_; }
 
  private:
   void kill_all(int sig);
