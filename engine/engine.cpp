@@ -5,24 +5,28 @@
 
 #include "engine/chess/notation.h"
 #include "engine/log.h"
-#include "engine/search/formulas.h"
 #include "engine/search/params.h"
 
 namespace zh {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-std::int64_t ms_since(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
-}
-
 LoadedEvaluator default_factory(const Options& options) {
   return load_evaluator(options, EvaluatorLoad::kFallback);
 }
 
-constexpr auto kInfoInterval = std::chrono::milliseconds(1000);
+constexpr Millis kInfoInterval(1000);
+
+// What the stop rules read from the tree.
+SearchFigures figures_of(const SearchSnapshot& s) {
+  SearchFigures f;
+  if (s.best >= 0 && !s.children.empty()) {
+    f.top_prior = s.children[0].prior;  // edges are in prior order
+    f.top_prior_is_best = s.best == 0;
+    f.best_q = s.children[s.best].q;
+  }
+  return f;
+}
 
 }  // namespace
 
@@ -32,7 +36,7 @@ struct Engine::Run {
   SearchLimits limits;
   SearchParams params;
   std::shared_ptr<SearchListener> listener;
-  Clock::time_point start;
+  TimePoint start;
   std::uint32_t reused = 0;
   std::vector<std::string> notes;  // reported before the search starts
   bool stop = false;
@@ -48,8 +52,10 @@ void Engine::declare_options(Options& options) {
 
 Engine::Engine() : Engine(default_factory) {}
 
-Engine::Engine(EvaluatorFactory factory)
-    : factory_(std::move(factory)), time_(TimeParams::defaults()) {
+Engine::Engine(Clock& clock) : Engine(default_factory, clock) {}
+
+Engine::Engine(EvaluatorFactory factory, Clock& clock)
+    : factory_(std::move(factory)), clock_(clock), stop_rules_(TimeParams::defaults()) {
   declare_options(options_);
   search_ = std::make_unique<Search>(nullptr);
   search_->set_on_finished([this] {
@@ -124,7 +130,7 @@ void Engine::new_game() {
   stop_and_wait_locked();
   search_->clear();
   game_ = Game();
-  previous_best_q_.reset();
+  stop_rules_.new_game();
 }
 
 void Engine::set_position(std::string_view start_fen, const std::vector<std::string>& moves) {
@@ -149,14 +155,14 @@ void Engine::go(const SearchLimits& limits, std::shared_ptr<SearchListener> list
   std::lock_guard lock(mutex_);
   stop_and_wait_locked();
   auto run = std::make_shared<Run>();
-  run->start = Clock::now();
+  run->start = clock_.now();
   run->limits = limits;
   run->listener = std::move(listener);
   run->params = SearchParams::from(options_);
-  time_.set_params(TimeParams::from(options_));
+  stop_rules_.set_params(TimeParams::from(options_));
   if (run->params.seed != seeded_with_) {
     search_->seed(run->params.seed);
-    time_.seed(run->params.seed);
+    stop_rules_.seed(run->params.seed);
     seeded_with_ = run->params.seed;
   }
   evaluator_locked();  // throws when the evaluator cannot be built
@@ -228,34 +234,6 @@ void Engine::thread_loop() {
   }
 }
 
-SearchInfo Engine::make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) const {
-  SearchInfo info;
-  info.pv = s.pv;
-  info.depth = int(s.pv.size());
-  info.seldepth = std::max(s.seldepth, info.depth);
-  info.nodes = s.playouts;
-  info.time_ms = elapsed_ms;
-  info.nps = elapsed_ms > 0 ? s.playouts * 1000 / elapsed_ms : 0;
-  info.evaluations = s.evaluations;
-  info.tree_nodes = s.tree_nodes;
-  info.tree_bytes = s.tree_bytes;
-  info.hashfull = s.memory_cap_bytes
-                      ? int(std::min<std::size_t>(1000, s.tree_bytes * 1000 / s.memory_cap_bytes))
-                      : 0;
-  if (s.root_proof == Proof::kWin || s.root_proof == Proof::kLoss) {
-    const int moves = (s.root_proof_plies + 1) / 2;
-    info.mate = s.root_proof == Proof::kWin ? moves : -moves;
-    info.q = s.root_proof == Proof::kWin ? 1.0f : -1.0f;
-    info.cp = s.root_proof == Proof::kWin ? 9999 : -9999;
-  } else if (s.best >= 0) {
-    info.q = s.children[s.best].q;
-    if (s.children[s.best].visits == 0 && s.children[s.best].proof == Proof::kNone)
-      info.q = 0;  // nothing searched yet
-    info.cp = formulas::value_to_centipawns(info.q);
-  }
-  return info;
-}
-
 void Engine::search(Run& r) {
   SearchListener& out = *r.listener;
   for (const auto& note : r.notes) out.on_message(note);
@@ -266,11 +244,9 @@ void Engine::search(Run& r) {
   SearchSnapshot snap = search_->snapshot();
   const MoveContext move{game_.position().side_to_move(), int(game_.moves().size() / 2),
                          int(snap.children.size())};
-  const TimeBudget budget = time_.plan(r.limits, move);
-  Clock::time_point clock_start = r.start;
-  bool pondering = r.limits.ponder;
-  const bool until_stop = r.limits.infinite;
-  Clock::time_point next_info = r.start + kInfoInterval;
+  stop_rules_.begin(r.limits, move, r.start);
+  bool pondering = stop_rules_.pondering();
+  TimePoint next_info = r.start + kInfoInterval;
 
   for (;;) {
     bool done = false;
@@ -278,42 +254,25 @@ void Engine::search(Run& r) {
       std::lock_guard lock(run_mutex_);
       if (r.stop) break;
       if (pondering && r.ponderhit) {
-        // The clock started when the opponent moved, which is now.
+        stop_rules_.ponderhit(clock_.now());
         pondering = false;
-        clock_start = Clock::now();
       }
       done = r.search_done;
     }
-    const Clock::time_point now = Clock::now();
+    const TimePoint now = clock_.now();
     if (now >= next_info) {
-      out.on_info(make_info(search_->snapshot(), ms_since(r.start)));
+      out.on_info(make_search_info(search_->snapshot(), ms_between(r.start, now)));
       while (next_info <= now) next_info += kInfoInterval;
     }
-    Clock::time_point wake_at = next_info;
-    // UCI: in infinite and ponder mode the bestmove waits for stop/ponderhit.
-    const bool clock_rules = budget.timed && !pondering && !until_stop;
-    if (done && !until_stop && !pondering) {
-      // A search that ended early (node or tree cap, a proven result, one legal move) still
-      // keeps the minimum think time the caller asked for against a human.
-      if (!budget.timed) break;
-      const Clock::time_point min_end = clock_start + std::chrono::milliseconds(budget.min_ms);
-      if (now >= min_end) break;
-      wake_at = std::min(wake_at, min_end);
-    } else if (!done && clock_rules) {
-      snap = search_->snapshot();
-      SearchProgress progress;
-      progress.elapsed_ms = ms_since(clock_start);
-      if (snap.best >= 0 && !snap.children.empty()) {
-        progress.easy = time_.is_easy(snap.children[0].prior, snap.best == 0);
-        if (previous_best_q_)
-          progress.critical = time_.is_critical(snap.children[snap.best].q, *previous_best_q_);
-      }
-      if (time_.should_stop(budget, progress)) break;
-      wake_at = std::min(wake_at, clock_start + std::chrono::milliseconds(time_.next_check_ms(
-                                                    budget, progress.elapsed_ms)));
-    }
+    SearchFigures figures;
+    if (!done && stop_rules_.watches_tree()) figures = figures_of(search_->snapshot());
+    figures.finished = done;
+    const StopVerdict verdict = stop_rules_.check(figures, now);
+    if (verdict.stop) break;
+    const TimePoint wake_at =
+        verdict.recheck_at ? std::min(next_info, *verdict.recheck_at) : next_info;
     std::unique_lock lock(run_mutex_);
-    wake_.wait_until(lock, wake_at, [&] {
+    clock_.wait_until(lock, wake_, wake_at, [&] {
       return r.stop || (pondering && r.ponderhit) || (r.search_done && !done);
     });
   }
@@ -321,27 +280,10 @@ void Engine::search(Run& r) {
   search_->request_stop();
   search_->join();
   snap = search_->snapshot();
-  const std::int64_t elapsed = ms_since(r.start);
-  SearchInfo info = make_info(snap, elapsed);
-  BestMove best;
-  best.reason = snap.reason;
-  best.error = snap.error;
-  if (snap.best >= 0) {
-    int choice = snap.best;
-    // Optional sampling during our first moves (paper: 0.07 for 4 moves against humans).
-    if (r.params.temperature_moves > 0 && move.move_number < r.params.temperature_moves &&
-        snap.root_proof == Proof::kNone) {
-      MoveChoiceParams mp{r.params.q_factor, r.params.q_thresh_init, r.params.q_thresh_max,
-                          r.params.q_thresh_base};
-      choice =
-          choose_move(snap.children, snap.root_visits, mp, r.params.temperature, &search_->rng());
-    }
-    best.move = snap.children[choice].move;
-    if (choice == snap.best && snap.pv.size() > 1) best.ponder = snap.pv[1];
-    // The critical-position rule compares our moves' values. An infinite search is analysis or
-    // the bot's pondering on the opponent's move, whose Q is from the other side: not ours.
-    if (!r.limits.infinite) previous_best_q_ = snap.children[choice].q;
-  }
+  const SearchInfo info = make_search_info(snap, ms_between(r.start, clock_.now()));
+  const int choice = choose_played_move(r, snap, move.move_number);
+  const BestMove best = make_bestmove(snap, choice);
+  stop_rules_.end(choice >= 0 ? std::optional<double>(snap.children[choice].q) : std::nullopt);
   if (!snap.error.empty()) out.on_message("search error: " + snap.error);
   {
     std::lock_guard lock(run_mutex_);
@@ -350,6 +292,17 @@ void Engine::search(Run& r) {
   out.on_info(info);
   searching_ = false;
   out.on_bestmove(best);
+}
+
+int Engine::choose_played_move(const Run& r, const SearchSnapshot& snap, int move_number) {
+  if (snap.best < 0) return -1;
+  // Optional sampling during our first moves (paper: 0.07 for 4 moves against humans).
+  if (move_number < r.limits.sampled_moves && snap.root_proof == Proof::kNone) {
+    const SearchParams& p = r.params;
+    const MoveChoiceParams mp{p.q_factor, p.q_thresh_init, p.q_thresh_max, p.q_thresh_base};
+    return choose_move(snap.children, snap.root_visits, mp, p.temperature, &search_->rng());
+  }
+  return snap.best;
 }
 
 }  // namespace zh

@@ -7,7 +7,8 @@
 //
 // One long-lived search thread runs every go(): it sleeps on a condition variable until a
 // search is asked for, and while one runs it wakes only for stop/ponderhit, the search ending
-// on its own, the once-a-second info, and the clock deadlines of the time manager.
+// on its own, the once-a-second info, and the times its StopRules (engine/time) name. It
+// reads and waits for time only through the Clock it is given (tests pass a fake one).
 //
 // Thread-safety: every method may be called from any thread. stop() and ponderhit() never
 // block; a go() always ends with exactly one listener->on_bestmove(), also after stop(), a
@@ -33,33 +34,12 @@
 #include "engine/nn/evaluator.h"
 #include "engine/options.h"
 #include "engine/search/search.h"
+#include "engine/search_report.h"
 #include "engine/time/search_limits.h"
-#include "engine/time/time_manager.h"
+#include "engine/time/stop_rules.h"
+#include "engine/util/clock.h"
 
 namespace zh {
-
-struct SearchInfo {
-  int depth = 0;            // PV length
-  int seldepth = 0;         // deepest path
-  std::optional<int> mate;  // moves to mate (negative: we get mated)
-  int cp = 0;
-  float q = 0;             // value of the chosen move for the side to move, in [-1, 1]
-  std::int64_t nodes = 0;  // playouts in this search
-  std::int64_t nps = 0;
-  std::int64_t time_ms = 0;
-  std::int64_t evaluations = 0;
-  std::int64_t tree_nodes = 0;
-  std::size_t tree_bytes = 0;
-  int hashfull = 0;  // tree memory in permille of the cap
-  std::vector<Move> pv;
-};
-
-struct BestMove {
-  Move move;    // null (0000) when the position has no legal move
-  Move ponder;  // null when the PV has no reply
-  StopReason reason = StopReason::kNone;
-  std::string error;  // why the search failed, if it did
-};
 
 class SearchListener {
  public:
@@ -77,7 +57,8 @@ class Engine {
   using EvaluatorFactory = std::function<LoadedEvaluator(const Options&)>;
 
   Engine();
-  explicit Engine(EvaluatorFactory factory);
+  explicit Engine(Clock& clock);  // the default evaluator, time from `clock`
+  explicit Engine(EvaluatorFactory factory, Clock& clock = steady_clock());
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -119,20 +100,20 @@ class Engine {
   void stop_and_wait_locked();
   void thread_loop();
   void search(Run& run);
-  SearchInfo make_info(const SearchSnapshot& s, std::int64_t elapsed_ms) const;
+  int choose_played_move(const Run& run, const SearchSnapshot& snap, int move_number);
   std::shared_ptr<Evaluator> evaluator_locked();
 
   mutable std::mutex mutex_;  // API calls; never held by the search thread
   EvaluatorFactory factory_;
+  Clock& clock_;
   Options options_;
   std::shared_ptr<Evaluator> evaluator_;
   std::string evaluator_signature_;
   std::vector<std::string> evaluator_warnings_;  // not yet reported
   std::unique_ptr<Search> search_;
   Game game_;
-  TimeManager time_;
+  StopRules stop_rules_;  // used by the search thread while a search runs
   std::uint64_t seeded_with_ = ~std::uint64_t(0);
-  std::optional<float> previous_best_q_;  // for the critical-position rule
 
   // Shared with the search thread, guarded by run_mutex_ and signalled through wake_.
   mutable std::mutex run_mutex_;

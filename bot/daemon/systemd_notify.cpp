@@ -8,7 +8,7 @@
 
 namespace zh::bot {
 
-SystemdNotifier::SystemdNotifier() {
+SystemdNotifier::SystemdNotifier(Clock& clock) : clock_(clock) {
 #ifdef ZH_HAVE_SYSTEMD
   std::uint64_t usec = 0;
   // > 0 only when WATCHDOG_USEC is set (and WATCHDOG_PID, if set, names this process).
@@ -27,8 +27,8 @@ void SystemdNotifier::stopping() { send("STOPPING=1"); }
 
 void SystemdNotifier::watchdog_tick() {
   if (!watchdog_enabled()) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_ping_ < watchdog_interval_ / 2) return;
+  const TimePoint now = clock_.now();
+  if (last_ping_ && now - *last_ping_ < watchdog_interval_ / 2) return;
   last_ping_ = now;
   send("WATCHDOG=1");
 }

@@ -5,13 +5,16 @@
 // started by systemd, i.e. NOTIFY_SOCKET is unset) every call does nothing.
 
 #include <chrono>
+#include <optional>
 #include <string>
+
+#include "bot/lichess/clock.h"
 
 namespace zh::bot {
 
 class SystemdNotifier {
  public:
-  SystemdNotifier();
+  explicit SystemdNotifier(Clock& clock = steady_clock());
 
   void ready();
   void status(const std::string& text);
@@ -26,8 +29,9 @@ class SystemdNotifier {
  private:
   void send(const std::string& state);
 
+  Clock& clock_;
   std::chrono::microseconds watchdog_interval_{0};
-  std::chrono::steady_clock::time_point last_ping_{};
+  std::optional<TimePoint> last_ping_;
 };
 
 }  // namespace zh::bot

@@ -67,11 +67,7 @@ EngineAdapter::~EngineAdapter() {
   engine_->wait();
 }
 
-void EngineAdapter::new_game(bool sample_opening) {
-  engine_->new_game();
-  engine_->set_option("temperature_moves",
-                      sample_opening ? std::to_string(kOpeningSampledMoves) : std::string("0"));
-}
+void EngineAdapter::new_game() { engine_->new_game(); }
 
 void EngineAdapter::think(const Game& game, const SearchLimits& limits,
                           std::function<void(const ThinkResult&)> done) {

@@ -15,16 +15,13 @@ class EngineAdapter final : public MoveEngine {
   explicit EngineAdapter(std::unique_ptr<Engine> engine);
   ~EngineAdapter() override;
 
-  void new_game(bool sample_opening) override;
+  void new_game() override;
   void think(const Game& game, const SearchLimits& limits,
              std::function<void(const ThinkResult&)> done) override;
   void ponder(const Game& game) override;
   void stop() override;
   bool pondering() const override { return pondering_.load(); }
   std::string description() const override;
-
-  // Opening moves sampled with the search temperature against humans (paper: 4).
-  static constexpr int kOpeningSampledMoves = 4;
 
  private:
   std::unique_ptr<Engine> engine_;

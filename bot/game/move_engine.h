@@ -37,8 +37,8 @@ struct ThinkResult {
 class MoveEngine {
  public:
   virtual ~MoveEngine() = default;
-  // A new game; `sample_opening` asks for the opening temperature (human opponents).
-  virtual void new_game(bool sample_opening) = 0;
+  // A new game (forget the tree and the previous move's value).
+  virtual void new_game() = 0;
   // Searches the game's current position and calls `done` exactly once, on any thread.
   virtual void think(const Game& game, const SearchLimits& limits,
                      std::function<void(const ThinkResult&)> done) = 0;

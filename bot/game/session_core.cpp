@@ -74,7 +74,7 @@ void SessionCore::on_full(const GameFull& full, TimePoint received) {
     log_->info("game vs {}{} as {}, {} {}", opponent_name, opponent_is_bot_ ? " (bot)" : "",
                our_color_ == kWhite ? "white" : "black", full.rated ? "rated" : "casual",
                full.speed);
-    engine_.new_game(samples_opening());
+    engine_.new_game();
   }
   on_state(full.state, received);
   // A fresh game gets the greetings; a resumed one (after a restart) does not repeat them.
@@ -146,7 +146,7 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
     // likeliest thing to have led it astray) and thinks again.
     log_->error("engine chose {}, which is illegal in {}; thinking again from a fresh tree",
                 to_uci(r.move), board_.game().position().fen());
-    engine_.new_game(samples_opening());
+    engine_.new_game();
     think_again_later();
     return;
   }

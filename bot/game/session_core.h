@@ -83,8 +83,6 @@ class SessionCore {
   void start_think(TimePoint received);
   // After a think that gave no usable move: another one shortly, up to kMaxThinkFailures.
   void think_again_later();
-  // Whether the engine samples its first moves: against humans, when configured.
-  bool samples_opening() const { return !opponent_is_bot_ && config_.human_opening_temperature; }
   void send(Move move);
   void handle_sent(const MoveSender::Result& sent);
   void maybe_ponder(Move our_move);

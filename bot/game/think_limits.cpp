@@ -19,6 +19,8 @@ SearchLimits think_limits(const GameFull& full, const GameState& state, Color us
   }
   limits.human_opponent = !opponent_is_bot;
   limits.min_think_ms = opponent_is_bot ? 0 : config.human_min_think_ms;
+  limits.sampled_moves =
+      !opponent_is_bot && config.human_opening_temperature ? kOpeningSampledMoves : 0;
   return limits;
 }
 

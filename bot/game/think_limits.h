@@ -11,9 +11,13 @@ namespace zh::bot {
 // Per move in untimed games (correspondence, unlimited).
 inline constexpr std::int64_t kUntimedMoveMs = 10000;
 
+// Our first moves sampled with the search temperature against humans when
+// human_opening_temperature is on (paper: 4).
+inline constexpr int kOpeningSampledMoves = 4;
+
 // The server's clocks, less the POST round trip (`rtt_ms`, time the server charges us) on our
-// side; a fixed time per move when the game is untimed. Against humans the time jitter and
-// the minimum think time apply.
+// side; a fixed time per move when the game is untimed. Against humans the time jitter, the
+// minimum think time and (if configured) the opening sampling apply.
 SearchLimits think_limits(const GameFull& full, const GameState& state, Color us, double rtt_ms,
                           bool opponent_is_bot, const BotConfig& config);
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <stdexcept>
 #include <utility>
 
 #include "bot/lichess/ndjson_reader.h"
@@ -30,7 +31,10 @@ StreamRunner::StreamRunner(HttpClient& http, RateLimitGate& gate, Clock& clock, 
       gate_(gate),
       clock_(clock),
       random_(std::move(random)),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  if (options_.idle_timeout <= Millis(0))
+    throw std::invalid_argument("stream " + options_.path + ": the idle timeout must be > 0");
+}
 
 StreamStop StreamRunner::run(const StreamCallbacks& callbacks, const CancelToken& cancel) {
   Backoff backoff(options_.backoff, random_);

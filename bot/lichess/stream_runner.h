@@ -1,8 +1,8 @@
 #pragma once
 // Keeps one NDJSON stream (the event stream or a game stream) alive: opens it, splits lines,
-// treats 20 s without a byte as a dead connection, and reconnects with exponential backoff and
-// jitter. It stops only when told to (cancel), when the line handler is done (game over), or
-// when reconnecting cannot help (401/403, 404, other 4xx).
+// treats a connection without a byte for its idle timeout as dead, and reconnects with
+// exponential backoff and jitter. It stops only when told to (cancel), when the line handler is
+// done (game over), or when reconnecting cannot help (401/403, 404, other 4xx).
 
 #include <functional>
 #include <string>
@@ -18,7 +18,9 @@ namespace zh::bot {
 struct StreamOptions {
   std::string endpoint;  // rate-limit key, e.g. "stream-event"
   std::string path;
-  Millis idle_timeout{20000};
+  // No default here: the callers pass lichess.stream_idle_timeout_s (bot/config), where the
+  // default is declared once. The runner refuses a timeout <= 0.
+  Millis idle_timeout{0};
   BackoffParams backoff{Millis(1000), Millis(60000), 2.0, 0.25};
   // A connection that lived this long (or delivered an event) was healthy: the next failure
   // starts the backoff from its initial delay again.

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine/chess/bitboard.h"
+#include "engine/chess/check_detector.h"
 #include "engine/chess/zobrist.h"
 
 namespace zh {
@@ -243,11 +244,7 @@ bool Position::is_capture(Move m) const {
   return !m.is_drop() && !m.is_castling() && (m.is_en_passant() || board_[m.to()] != kNoPiece);
 }
 
-bool Position::gives_check(Move m) const {
-  Position next = *this;
-  next.do_move(m);
-  return next.in_check();
-}
+bool Position::gives_check(Move m) const { return CheckDetector(*this).gives_check(m); }
 
 bool Position::is_checkmate() const { return in_check() && count_legal_moves() == 0; }
 bool Position::is_stalemate() const { return !in_check() && count_legal_moves() == 0; }

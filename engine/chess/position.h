@@ -68,7 +68,8 @@ class Position {
   int count_legal_moves() const;
   bool is_legal(Move m) const;  // m is one of legal_moves()
   bool is_capture(Move m) const;
-  bool gives_check(Move m) const;  // m must be legal
+  // m must be legal. For many moves of one position, one CheckDetector (check_detector.h).
+  bool gives_check(Move m) const;
   // Plays a legal move. Precondition: is_legal(m). No validation on this hot path.
   void do_move(Move m);
 

@@ -6,8 +6,8 @@
 #include <unordered_map>
 
 #include "engine/chess/notation.h"
-#include "engine/datagen/child_process.h"
 #include "engine/datagen/labelling.h"
+#include "engine/util/child_process.h"
 
 namespace zh::datagen {
 namespace {
@@ -29,9 +29,9 @@ class LineSource {
     if (gzip_->read_line(line, std::chrono::hours(1)) == ChildProcess::ReadStatus::kLine)
       return true;
     // A corrupt or truncated .gz ends early: say so rather than import part of it silently.
-    if (const int status = gzip_->wait_exit(); status != 0)
-      throw FormatError(file_ + ": gzip failed with status " + std::to_string(status) +
-                        " (corrupt or truncated file); the games before it were imported");
+    if (const ExitStatus status = gzip_->wait_exit(); !status.success())
+      throw FormatError(file_ + ": gzip failed (" + status.describe() +
+                        "; corrupt or truncated file); the games before it were imported");
     return false;
   }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
-#include "engine/datagen/child_process.h"
+#include "engine/util/child_process.h"
 
 namespace zh::datagen {
 

@@ -19,21 +19,6 @@ struct ExpansionOptions {
   bool mate_in_one = true;
 };
 
-// Answers "does this legal move give check?" without playing it (except for the rare
-// castling, en passant and promotion moves).
-class CheckDetector {
- public:
-  explicit CheckDetector(const Position& pos);
-  bool gives_check(Move m) const;
-
- private:
-  const Position& pos_;
-  Bitboard occupied_;
-  Bitboard discoverers_;  // our pieces whose leaving uncovers a check by our slider
-  Square their_king_;
-  Color us_;
-};
-
 // Applies eq. (12) in place: priors of checking moves below `threshold` get
 // `factor * max prior` added, then all priors are renormalised to sum to 1.
 void enhance_checks(std::vector<float>& priors, const std::vector<std::uint8_t>& is_check,

@@ -37,9 +37,8 @@ struct SearchParams {
   double q_thresh_init;
   double q_thresh_max;
   double q_thresh_base;
-  int q_pv_depth;  // eq. (6): 0 = off
-  double temperature;
-  int temperature_moves;  // 0 = always play the best move
+  int q_pv_depth;      // eq. (6): 0 = off
+  double temperature;  // of the opening sampling that SearchLimits::sampled_moves asks for
   // Caps
   std::int64_t max_tree_nodes;  // 0 = none
   std::int64_t max_memory_mb;

@@ -1,6 +1,7 @@
 #pragma once
-// What one search may spend, in one type from the caller to the time manager: UCI `go` fills it
-// from its tokens, the lichess session from the game state, and the time manager reads it.
+// What one search may spend and how its move is chosen, in one type from the caller to the
+// engine: UCI `go` fills it from its tokens, the lichess session from the game state, and the
+// stop rules read it.
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +18,9 @@ struct SearchLimits {
   bool ponder = false;                       // until ponderhit() (then the clock rules) or stop()
   bool human_opponent = false;               // enables the time jitter (eq. 9)
   std::int64_t min_think_ms = 0;             // against humans: never answer faster than this
+  // Opening sampling: while fewer than this many of our moves are played, the move is drawn
+  // with the search temperature instead of taken best (the bot: 4 against humans, as the paper).
+  int sampled_moves = 0;
 };
 
 }  // namespace zh

@@ -104,25 +104,4 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
   return b;
 }
 
-std::int64_t TimeManager::next_check_ms(const TimeBudget& b, std::int64_t elapsed_ms) const {
-  if (elapsed_ms < b.min_ms) return b.min_ms;
-  const std::int64_t easy_limit =
-      std::max(b.min_ms, std::int64_t(b.target_ms * params_.easy_fraction));
-  if (elapsed_ms < easy_limit) return easy_limit;
-  const std::int64_t step = std::clamp<std::int64_t>(b.target_ms / 100, 5, 50);
-  return std::min(b.max_ms, elapsed_ms + step);
-}
-
-bool TimeManager::should_stop(const TimeBudget& b, const SearchProgress& s) const {
-  if (!b.timed) return false;
-  if (s.elapsed_ms >= b.max_ms) return true;
-  if (s.elapsed_ms < b.min_ms) return false;
-  std::int64_t limit = b.target_ms;
-  if (s.critical)
-    limit = b.max_ms;
-  else if (s.easy)
-    limit = std::max(b.min_ms, std::int64_t(b.target_ms * params_.easy_fraction));
-  return s.elapsed_ms >= limit;
-}
-
 }  // namespace zh

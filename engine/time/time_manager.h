@@ -1,15 +1,15 @@
 #pragma once
-// Time management (paper 9.2.4): the search limits in, a time budget out, plus the stop rule the
-// search applies while it runs. Pure apart from the seeded jitter generator, so every case
-// is unit-tested with synthetic clocks.
+// Time management (paper 9.2.4): the search limits in, a time budget out; StopRules
+// (stop_rules.h) applies the budget while the search runs. Pure apart from the seeded jitter
+// generator, so every case is unit-tested with synthetic clocks.
 //
 //  - sudden death: remaining / (expected_game_length - move) + increment_factor * increment;
 //    from late_game_move on, late_game_fraction * remaining (+ the same increment share);
 //  - moves to go: remaining / moves_to_go + increment_factor * increment;
 //  - the move overhead is subtracted; a hard cap keeps safety_floor_ms on the clock;
 //  - against humans only: t += f * t, f ~ U[-jitter, +jitter] (eq. 9), and a minimum think;
-//  - one legal move: answer at once; easy position: stop at half the target; critical
-//    position (best Q fell by critical_q_drop since our last move): extend up to 1.5x.
+//  - one legal move: answer at once (target = the minimum); the maximum leaves room for the
+//    critical-position extension (critical_extension x the target).
 
 #include <cstdint>
 #include <random>
@@ -53,31 +53,12 @@ struct TimeBudget {
   std::int64_t min_ms = 0;     // never answer before this (human-facing minimum)
 };
 
-struct SearchProgress {
-  std::int64_t elapsed_ms = 0;
-  bool easy = false;      // top prior > easy_prior and that move is still best by Q
-  bool critical = false;  // best Q dropped by critical_q_drop since our previous move
-};
-
 class TimeManager {
  public:
   explicit TimeManager(const TimeParams& params, std::uint64_t seed = 0);
   void seed(std::uint64_t seed);
 
   TimeBudget plan(const SearchLimits& limits, const MoveContext& move);
-  bool should_stop(const TimeBudget& budget, const SearchProgress& progress) const;
-  // When (elapsed ms) should_stop() next needs asking, so the caller sleeps until then instead
-  // of polling: the clock thresholds themselves, and between the easy-move limit and the hard
-  // maximum (where the easy and critical rules depend on the search) every 1/100 of the target,
-  // 5 to 50 ms. Only meaningful for a timed budget.
-  std::int64_t next_check_ms(const TimeBudget& budget, std::int64_t elapsed_ms) const;
-
-  bool is_easy(double top_prior, bool top_prior_move_is_best) const {
-    return top_prior > params_.easy_prior && top_prior_move_is_best;
-  }
-  bool is_critical(double best_q, double previous_best_q) const {
-    return previous_best_q - best_q >= params_.critical_q_drop;
-  }
   const TimeParams& params() const { return params_; }
   void set_params(const TimeParams& params) { params_ = params; }
 

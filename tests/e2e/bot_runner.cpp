@@ -83,8 +83,8 @@ BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name
   // string::operator=(const char*) here, a known false positive of that compiler.
   env.insert_or_assign("OPENBLAS_NUM_THREADS", std::string("1"));
   process_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{zh::test::zhbot_bin(), "run", "--config", config.string()}, log_,
-      env);
+      std::vector<std::string>{zh::test::zhbot_bin(), "run", "--config", config.string()},
+      harness_child(log_, env));
 }
 
 int BotProcess::log_count(const std::string& needle) const {

@@ -10,7 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "tests/e2e/child_process.h"
+#include "engine/util/child_process.h"
+#include "tests/e2e/harness_io.h"
 
 namespace zh::e2e {
 

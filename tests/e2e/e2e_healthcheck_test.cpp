@@ -30,7 +30,7 @@ class E2eHealthcheck : public E2eTest {
   // Runs `zhbot healthcheck --config <config>`; its output goes to healthcheck.log.
   ExitStatus healthcheck(const std::filesystem::path& config) {
     ChildProcess probe({zh::test::zhbot_bin(), "healthcheck", "--config", config.string()},
-                       dir_ / "healthcheck.log");
+                       harness_child(dir_ / "healthcheck.log"));
     const auto status = probe.wait_exit(10s);
     return status ? *status : probe.stop();
   }

@@ -63,17 +63,14 @@ TEST_F(E2eStreams, GameStreamDroppedRightAfterTheOpponentsMoveIsReopenedInTime) 
   // state after the bot's move, then drops instead of sending the opponent's reply: the bot
   // learns of that move only from the gameFull of the connection it reopens.
   emu_->add_faults({{"target", "game_stream"}, {"drop_after_lines", 2}, {"count", 3}});
-  start_bot(settings());
+  // An idle timeout of 5 minutes: a bot that noticed a dropped stream only by its silence
+  // would need 15 minutes for the three drops, and the game would not finish in time.
+  start_bot(settings().set("lichess", "stream_idle_timeout_s", "300"));
   const std::string id = accepted_game(emu_->challenge(quick_game("Max", "black")));
   ASSERT_FALSE(id.empty());
   const Json g = expect_clean_finish(id, 120s);
   EXPECT_GE(g.value("stream_opens", 0), 4);
-  // Each of our moves after a drop came promptly, far inside the idle timeout (5 s): the bot
-  // reopened at once instead of waiting for the dead connection to time out.
-  const auto times = bot_move_times_ms(g);
-  ASSERT_GE(times.size(), 4u);
-  for (std::size_t i = 0; i < 4 && i < times.size(); ++i)
-    EXPECT_LT(times[i], 3000) << "our move " << i + 1 << " took " << times[i] << " ms";
+  EXPECT_GE(bot_move_times_ms(g).size(), 4u);
 }
 
 TEST_F(E2eStreams, RateLimitsOnTheEventStreamAndOnAMoveArePausedForThenPlayed) {

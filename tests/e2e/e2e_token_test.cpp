@@ -49,8 +49,8 @@ TEST_F(E2eToken, TheTokenIsNotInTraceLogsJsonLogsErrorsPgnsOrCheckConfig) {
   // check-config with the token in the environment prints the configuration, not the token.
   const auto out = dir_ / "check-config.log";
   ChildProcess check(
-      {zh::test::zhbot_bin(), "check-config", "--config", (dir_ / "zhbot.yaml").string()}, out,
-      {{"LICHESS_BOT_TOKEN", kToken}});
+      {zh::test::zhbot_bin(), "check-config", "--config", (dir_ / "zhbot.yaml").string()},
+      harness_child(out, {{"LICHESS_BOT_TOKEN", kToken}}));
   const auto status = check.wait_exit(20s);
   ASSERT_TRUE(status.has_value());
   EXPECT_TRUE(status->exited && status->code == 0) << status->describe() << "\n" << read_text(out);

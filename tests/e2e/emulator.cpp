@@ -26,7 +26,7 @@ Emulator::Emulator(const std::filesystem::path& dir, std::vector<std::string> ex
       zh::test::emulator_bin(), "--port", "0",       "--port-file", port_file_.string(),
       "--heartbeat-ms",         "200",    "--token", kToken,        "--log-requests"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  process_ = std::make_unique<ChildProcess>(argv, dir / "emulator.log");
+  process_ = std::make_unique<ChildProcess>(argv, harness_child(dir / "emulator.log"));
   const bool up = eventually(
       [&] {
         const std::string text = read_text(port_file_);

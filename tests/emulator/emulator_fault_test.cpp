@@ -52,7 +52,7 @@ TEST(EmulatorFaults, EventStreamDroppedAfterNLines) {
   emu.admin_post("/admin/challenge", Json::object());
   emu.admin_post("/admin/faults", {{"target", "event_stream"}, {"drop_after_lines", 1}});
   NdjsonStream events(emu.port(), "/api/stream/event");
-  EXPECT_TRUE(events.wait_ended(3s));
+  EXPECT_TRUE(events.wait_ended(30s));
   EXPECT_FALSE(events.ended_cleanly());
   EXPECT_EQ(events.json_lines().size(), 1u);
   // The rule was for one connection: the reconnect gets both challenges again.
@@ -86,7 +86,7 @@ TEST(EmulatorFaults, TruncatedLineThenTheConnectionDrops) {
   const std::string id = accept_new_challenge(emu, events, {{"opponent", {{"type", "idle"}}}});
   emu.admin_post("/admin/faults", {{"target", "game_stream"}, {"truncate_after_lines", 0}});
   NdjsonStream game(emu.port(), "/api/bot/game/stream/" + id);
-  EXPECT_TRUE(game.wait_ended(3s));
+  EXPECT_TRUE(game.wait_ended(30s));
   EXPECT_FALSE(game.ended_cleanly());
   EXPECT_TRUE(game.json_lines().empty());
 }
@@ -145,14 +145,14 @@ TEST(EmulatorFaults, RestartDropsConnectionsAndKeepsGames) {
   ASSERT_EQ(emu.post("/api/bot/game/" + id + "/move/e2e4")->status, 200);
   NdjsonStream game(emu.port(), "/api/bot/game/stream/" + id);
   ASSERT_TRUE(game.wait_type("gameFull"));
-  emu.admin_post("/admin/restart?down_ms=400");
-  EXPECT_TRUE(events.wait_ended(3s));
-  EXPECT_TRUE(game.wait_ended(3s));
+  // Down long enough that the check below falls inside the gap on any machine.
+  emu.admin_post("/admin/restart?down_ms=3000");
+  EXPECT_TRUE(events.wait_ended(30s));
+  EXPECT_TRUE(game.wait_ended(30s));
   EXPECT_FALSE(events.ended_cleanly());
-  std::this_thread::sleep_for(100ms);
   EXPECT_FALSE(emu.get("/api/account"));  // nobody listening while it is down
   bool back = false;
-  for (int i = 0; i < 100 && !back; ++i) {
+  for (int i = 0; i < 600 && !back; ++i) {
     std::this_thread::sleep_for(50ms);
     auto r = emu.get("/api/account");
     back = r && r->status == 200;

@@ -123,14 +123,19 @@ TEST(EmulatorGame, AbortOnlyBeforeBothSidesMovedThenResign) {
 
 TEST(EmulatorGame, ClockRunsWithIncrementAndTheFlagFalls) {
   BotWhiteGame g(script({"e7e5", "d7d6"}), {{"initial_ms", 2000}, {"increment_s", 1}});
+  const auto first_sent = std::chrono::steady_clock::now();
   ASSERT_EQ(g.move("e2e4"), 200);
   g.at_ply(2);
   std::this_thread::sleep_for(300ms);
   ASSERT_EQ(g.move("d2d4"), 200);  // the clock started after both first moves
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - first_sent)
+                           .count();
   const Json after = g.at_ply(4);
-  // About 2000 - 300 + 1000 (increment), minus scheduling noise.
-  EXPECT_GT(after["wtime"].get<int>(), 2400);
-  EXPECT_LT(after["wtime"].get<int>(), 2800);
+  // 2000 + 1000 (increment) less the time our clock ran: at least the 300 ms we waited, at most
+  // all the time from our first move to the answer to our second.
+  EXPECT_LE(after["wtime"].get<int>(), 2000 + 1000 - 300);
+  EXPECT_GE(after["wtime"].get<int>(), 2000 + 1000 - elapsed);
   auto flag =
       g.stream->wait_for([](const Json& j) { return j.value("status", "") == "outoftime"; }, 5s);
   ASSERT_TRUE(flag);

@@ -1,7 +1,7 @@
 #include "tests/emulator/uci_process.h"
 
-#include <memory>
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -9,8 +9,8 @@ namespace zh::emulator {
 
 UciProcess::UciProcess(const std::string& path) {
   try {
-    child_ = std::make_unique<datagen::ChildProcess>(std::vector<std::string>{path});
-  } catch (const datagen::ChildError& e) {
+    child_ = std::make_unique<ChildProcess>(std::vector<std::string>{path});
+  } catch (const ChildError& e) {
     throw std::runtime_error(std::string("the UCI engine: ") + e.what() +
                              " (install fairy-stockfish or pass --engine)");
   }
@@ -32,9 +32,8 @@ std::string UciProcess::read_until(std::string_view prefix, std::chrono::millise
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     const auto status = child_->read_line(line, std::max(left, std::chrono::milliseconds(0)));
-    if (status == datagen::ChildProcess::ReadStatus::kEnd)
-      throw std::runtime_error("the UCI engine exited");
-    if (status == datagen::ChildProcess::ReadStatus::kTimeout)
+    if (status == ChildProcess::ReadStatus::kEnd) throw std::runtime_error("the UCI engine exited");
+    if (status == ChildProcess::ReadStatus::kTimeout)
       throw std::runtime_error("the UCI engine did not answer '" + std::string(prefix) +
                                "' in time");
     if (line.rfind(prefix, 0) == 0) return line;

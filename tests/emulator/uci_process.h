@@ -1,13 +1,13 @@
 #pragma once
 // A UCI engine child process (Fairy-Stockfish) talked to over pipes: the engine's own
-// ChildProcess (engine/datagen/child_process.h) with UCI's read-until-a-prefix on top.
+// ChildProcess (engine/util/child_process.h) with UCI's read-until-a-prefix on top.
 
 #include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "engine/datagen/child_process.h"
+#include "engine/util/child_process.h"
 
 namespace zh::emulator {
 
@@ -25,7 +25,7 @@ class UciProcess {
   std::string read_until(std::string_view prefix, std::chrono::milliseconds timeout);
 
  private:
-  std::unique_ptr<datagen::ChildProcess> child_;
+  std::unique_ptr<ChildProcess> child_;
 };
 
 }  // namespace zh::emulator

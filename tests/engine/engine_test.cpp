@@ -1,4 +1,6 @@
-// The Engine facade: non-blocking go, stop/ponderhit semantics, tree reuse, races.
+// The Engine facade: non-blocking go, stop/ponderhit semantics, tree reuse, races. Time limits
+// run on a fake clock: a test moves it from one of the engine's deadlines to the next once the
+// engine has settled, so "not yet" and "by then" are exact and the machine's load is no factor.
 #include "engine/engine.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +15,7 @@
 
 #include "engine/chess/notation.h"
 #include "tests/engine/search/search_test_util.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh {
 namespace {
@@ -24,6 +27,7 @@ class Recorder : public SearchListener {
   void on_info(const SearchInfo& info) override {
     std::lock_guard lock(mutex_);
     infos.push_back(info);
+    cv_.notify_all();
   }
   void on_bestmove(const BestMove& b) override {
     std::lock_guard lock(mutex_);
@@ -42,6 +46,10 @@ class Recorder : public SearchListener {
     std::lock_guard lock(mutex_);
     return bests.size();
   }
+  std::vector<SearchInfo> info_copy() {
+    std::lock_guard lock(mutex_);
+    return infos;
+  }
   std::vector<SearchInfo> infos;
   std::vector<BestMove> bests;
   std::vector<std::string> messages;
@@ -51,12 +59,40 @@ class Recorder : public SearchListener {
   std::condition_variable cv_;
 };
 
-std::unique_ptr<Engine> make_engine(int threads = 2) {
-  auto e = std::make_unique<Engine>();
+std::unique_ptr<Engine> make_engine(int threads = 2, Clock& clock = steady_clock()) {
+  auto e = std::make_unique<Engine>(clock);
   e->set_option("backend", "uniform");
   e->set_option("threads", std::to_string(threads));
   e->set_option("seed", "3");
   return e;
+}
+
+// Moves `clock` from one deadline of the engine to the next, each time once the engine has
+// settled (nothing but the clock can make it act), but not past `until` from now. Returns
+// whether a bestmove came.
+bool run_clock(test::FakeClock& clock, Recorder& rec, Millis until) {
+  const TimePoint end = clock.now() + until;
+  auto answered = [&] { return rec.count() > 0; };
+  for (;;) {
+    if (!clock.wait_parked(1, answered)) {
+      ADD_FAILURE() << "the engine neither settled nor answered";
+      return false;
+    }
+    if (answered()) return true;
+    const TimePoint now = clock.now();
+    if (now >= end) return false;
+    const TimePoint next = std::min(end, clock.next_deadline().value_or(end));
+    clock.advance(std::max(Millis(1), std::chrono::duration_cast<Millis>(next - now)));
+  }
+}
+
+bool run_clock_until_bestmove(test::FakeClock& clock, Recorder& rec) {
+  return run_clock(clock, rec, std::chrono::hours(1));
+}
+
+// True if the engine, settled after `until` of the clock, has sent no bestmove.
+bool run_clock_without_bestmove(test::FakeClock& clock, Recorder& rec, Millis until) {
+  return !run_clock(clock, rec, until) && rec.count() == 0;
 }
 
 TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
@@ -109,35 +145,62 @@ TEST(Engine, AKeptTreeThatIsNotThePositionIsSearchedAfreshWithAWarning) {
 }
 
 TEST(Engine, StopAlwaysYieldsOneBestmove) {
-  auto engine = make_engine();
+  test::FakeClock clock;
+  auto engine = make_engine(2, clock);
   auto rec = std::make_shared<Recorder>();
   SearchLimits limits;
   limits.infinite = true;
   engine->go(limits, rec);
-  std::this_thread::sleep_for(30ms);
-  EXPECT_EQ(rec->count(), 0u);
+  // The engine waits for stop (it has settled and sent nothing), however long that takes.
+  EXPECT_TRUE(run_clock_without_bestmove(clock, *rec, 5s));
   engine->stop();
-  ASSERT_TRUE(rec->wait_bestmove(2000ms));
+  ASSERT_TRUE(rec->wait_bestmove(30s));
   engine->wait();
   EXPECT_EQ(rec->count(), 1u);
   EXPECT_FALSE(rec->bests[0].move.is_null());
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kRequested);
   engine->stop();  // stopping nothing is harmless
 }
 
-TEST(Engine, InfiniteWaitsForStopEvenWhenSolved) {
-  auto engine = make_engine();
+TEST(Engine, InfiniteWaitsForStopEvenWhenTheSearchEnded) {
+  // One playout: the root's expansion ends the search before the engine first looks.
+  test::FakeClock clock;
+  auto engine = make_engine(1, clock);
+  auto rec = std::make_shared<Recorder>();
+  SearchLimits limits;
+  limits.infinite = true;
+  limits.nodes = 1;
+  engine->go(limits, rec);
+  EXPECT_TRUE(run_clock_without_bestmove(clock, *rec, 3s));  // UCI: no bestmove before stop
+  engine->stop();
+  engine->wait();
+  ASSERT_EQ(rec->count(), 1u);
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
+}
+
+TEST(Engine, InfiniteAnalysisReportsTheMate) {
+  test::FakeClock clock;
+  auto engine = make_engine(2, clock);
   engine->set_position("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1", {});
   auto rec = std::make_shared<Recorder>();
   SearchLimits limits;
   limits.infinite = true;
   engine->go(limits, rec);
-  std::this_thread::sleep_for(50ms);
-  EXPECT_EQ(rec->count(), 0u);  // UCI: no bestmove before stop in infinite mode
+  // Once a second the info; the solver proves the mate within the first ones.
+  bool mate = false;
+  for (int second = 0; second < 30 && !mate; ++second) {
+    ASSERT_TRUE(run_clock_without_bestmove(clock, *rec, 1s));
+    for (const auto& info : rec->info_copy()) mate |= info.mate.has_value();
+  }
+  ASSERT_TRUE(mate);
   engine->stop();
   engine->wait();
   ASSERT_EQ(rec->count(), 1u);
   ASSERT_TRUE(rec->infos.back().mate.has_value());
   EXPECT_EQ(*rec->infos.back().mate, 1);
+  Position after = engine->game().position();
+  after.do_move(rec->bests[0].move);
+  EXPECT_TRUE(after.is_checkmate()) << to_uci(rec->bests[0].move);  // any back-rank drop
 }
 
 TEST(Engine, ReportsAndPlaysAForcedMate) {
@@ -157,7 +220,8 @@ TEST(Engine, ReportsAndPlaysAForcedMate) {
 }
 
 TEST(Engine, PonderWaitsForPonderhitThenFollowsTheClock) {
-  auto engine = make_engine();
+  test::FakeClock clock;
+  auto engine = make_engine(2, clock);
   engine->set_position("", {"e2e4"});
   auto rec = std::make_shared<Recorder>();
   SearchLimits limits;
@@ -165,14 +229,17 @@ TEST(Engine, PonderWaitsForPonderhitThenFollowsTheClock) {
   limits.wtime = 3000;
   limits.btime = 3000;
   engine->go(limits, rec);
-  std::this_thread::sleep_for(100ms);
-  EXPECT_EQ(rec->count(), 0u);
-  const auto hit = std::chrono::steady_clock::now();
+  // Pondering, the clock does not count: more than black's whole clock passes without a move.
+  EXPECT_TRUE(run_clock_without_bestmove(clock, *rec, 4s));
+  const TimePoint hit = clock.now();
   engine->ponderhit();
-  ASSERT_TRUE(rec->wait_bestmove(2000ms));
-  // 3000 / 50 - 300 < 20 ms minimum: the move comes almost at once after ponderhit.
-  EXPECT_LT(std::chrono::steady_clock::now() - hit, 1000ms);
+  ASSERT_TRUE(run_clock_until_bestmove(clock, *rec));
+  // From the ponderhit on the budget rules: 3000 / 35 - 300 < 20 ms, the shortest search; the
+  // maximum is 1.5 times that.
+  EXPECT_GE(clock.now() - hit, 20ms);
+  EXPECT_LE(clock.now() - hit, 30ms);
   engine->wait();
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kRequested);
 }
 
 TEST(Engine, StopDuringPonderYieldsBestmove) {
@@ -183,65 +250,72 @@ TEST(Engine, StopDuringPonderYieldsBestmove) {
   limits.wtime = 60000;
   limits.btime = 60000;
   engine->go(limits, rec);
-  std::this_thread::sleep_for(20ms);
   engine->stop();
-  ASSERT_TRUE(rec->wait_bestmove(2000ms));
+  ASSERT_TRUE(rec->wait_bestmove(30s));
   engine->wait();
   EXPECT_EQ(rec->count(), 1u);
 }
 
 TEST(Engine, ClockedSearchStaysInsideItsBudget) {
-  auto engine = make_engine();
+  test::FakeClock clock;
+  auto engine = make_engine(2, clock);
   auto rec = std::make_shared<Recorder>();
   SearchLimits limits;
-  limits.wtime = 10000;  // 10000 / 50 - 300 < 20: the minimum search
+  limits.wtime = 10000;  // 10000 / 35 - 300 < 20: the minimum search, at most 30 ms
   limits.btime = 10000;
-  const auto start = std::chrono::steady_clock::now();
+  const TimePoint start = clock.now();
   engine->go(limits, rec);
+  ASSERT_TRUE(run_clock_until_bestmove(clock, *rec));
+  EXPECT_GE(clock.now() - start, 20ms);
+  EXPECT_LE(clock.now() - start, 30ms);
   engine->wait();
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
   EXPECT_EQ(rec->count(), 1u);
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kRequested);
 }
 
-// A clocked search that the node cap ends within milliseconds.
+// A clocked search that ends on its own at once: its one playout is the root's expansion.
 SearchLimits capped_search(bool human, std::int64_t min_think_ms) {
   SearchLimits limits;
   limits.wtime = 60000;
   limits.btime = 60000;
-  limits.nodes = 50;
+  limits.nodes = 1;
   limits.human_opponent = human;
   limits.min_think_ms = min_think_ms;
   return limits;
 }
 
 TEST(Engine, ASearchThatEndsEarlyStillKeepsTheHumanMinimumThinkTime) {
-  // The node cap ends the search within milliseconds; against a human the bestmove still
-  // waits for the minimum think time, and against a bot it does not.
-  for (const bool human : {true, false}) {
-    auto engine = make_engine(1);
-    auto rec = std::make_shared<Recorder>();
-    const auto start = std::chrono::steady_clock::now();
-    engine->go(capped_search(human, 400), rec);
-    ASSERT_TRUE(rec->wait_bestmove(5s));
-    const auto took = std::chrono::steady_clock::now() - start;
-    if (human) {
-      EXPECT_GE(took, 400ms);
-    } else {
-      EXPECT_LT(took, 300ms);
-    }
-    EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
-  }
+  test::FakeClock clock;
+  auto engine = make_engine(1, clock);
+  auto rec = std::make_shared<Recorder>();
+  const TimePoint start = clock.now();
+  engine->go(capped_search(true, 400), rec);
+  EXPECT_TRUE(run_clock_without_bestmove(clock, *rec, 399ms));
+  EXPECT_EQ(clock.now() - start, 399ms);
+  clock.advance(1ms);
+  ASSERT_TRUE(rec->wait_bestmove(30s));
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
+}
+
+TEST(Engine, ASearchThatEndsEarlyAgainstABotAnswersAtOnce) {
+  // The clock stands still: only the search's own end can bring the move.
+  test::FakeClock clock;
+  auto engine = make_engine(1, clock);
+  auto rec = std::make_shared<Recorder>();
+  engine->go(capped_search(false, 400), rec);
+  ASSERT_TRUE(rec->wait_bestmove(30s));
+  EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
 }
 
 TEST(Engine, StopEndsTheMinimumThinkWaitAtOnce) {
-  auto engine = make_engine(1);
+  test::FakeClock clock;
+  auto engine = make_engine(1, clock);
   auto rec = std::make_shared<Recorder>();
-  const auto start = std::chrono::steady_clock::now();
   engine->go(capped_search(true, 5000), rec);
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(clock.wait_parked());  // waiting for the minimum think time
   engine->stop();
-  ASSERT_TRUE(rec->wait_bestmove(2s));
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+  ASSERT_TRUE(rec->wait_bestmove(30s));  // with the clock standing still
+  EXPECT_EQ(rec->count(), 1u);
 }
 
 TEST(Engine, SetPositionReusesTheTree) {
@@ -284,7 +358,6 @@ TEST(Engine, OneThreadWithASeedIsDeterministic) {
 TEST(Engine, OpeningTemperatureSamplesOnlyWhenAskedFor) {
   for (int moves : {0, 4}) {
     auto engine = make_engine(1);
-    engine->set_option("temperature_moves", std::to_string(moves));
     engine->set_option("temperature", "5");
     std::set<std::uint16_t> played;
     for (int i = 0; i < 8; ++i) {
@@ -292,6 +365,7 @@ TEST(Engine, OpeningTemperatureSamplesOnlyWhenAskedFor) {
       auto rec = std::make_shared<Recorder>();
       SearchLimits limits;
       limits.nodes = 400;
+      limits.sampled_moves = moves;
       engine->go(limits, rec);
       engine->wait();
       played.insert(rec->bests.at(0).move.raw());
@@ -300,6 +374,27 @@ TEST(Engine, OpeningTemperatureSamplesOnlyWhenAskedFor) {
       EXPECT_EQ(played.size(), 1u);
     else
       EXPECT_GT(played.size(), 1u);
+  }
+}
+
+TEST(Engine, OpeningSamplingEndsAfterItsMoves) {
+  // Black's second move (one of black's moves played): sampled with 2 moves, not with 1.
+  for (int moves : {1, 2}) {
+    auto engine = make_engine(1);
+    engine->set_option("temperature", "5");
+    std::set<std::uint16_t> played;
+    for (int i = 0; i < 8; ++i) {
+      engine->set_position("", {"e2e4", "e7e5", "g1f3"});
+      auto rec = std::make_shared<Recorder>();
+      SearchLimits limits;
+      limits.nodes = 400;
+      limits.sampled_moves = moves;
+      engine->go(limits, rec);
+      engine->wait();
+      played.insert(rec->bests.at(0).move.raw());
+      engine->new_game();
+    }
+    EXPECT_EQ(played.size() > 1, moves == 2) << moves;
   }
 }
 
@@ -349,13 +444,11 @@ TEST(Engine, EveryKindOfSearchRunsOnTheSameLongLivedThreads) {
     ponder.ponder = true;
     ponder.wtime = ponder.btime = 2000;
     engine.go(ponder, rec);
-    std::this_thread::sleep_for(10ms);
     engine.ponderhit();
     ASSERT_TRUE(rec->wait_bestmove(5000ms, 3));
     SearchLimits infinite;  // ends by stop
     infinite.infinite = true;
     engine.go(infinite, rec);
-    std::this_thread::sleep_for(10ms);
     engine.stop();
     ASSERT_TRUE(rec->wait_bestmove(5000ms, 4));
     engine.wait();

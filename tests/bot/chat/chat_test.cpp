@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/bot/support/fake_clock.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -70,7 +70,7 @@ TEST(Chat, EvalBeforeAnySearchAndMates) {
 }
 
 TEST(Chat, RateLimitPerRoom) {
-  test::FakeClock clock;
+  zh::test::FakeClock clock;
   ChatRateLimiter limiter(clock, Millis(3000));
   EXPECT_TRUE(limiter.allow("player"));
   EXPECT_FALSE(limiter.allow("player"));

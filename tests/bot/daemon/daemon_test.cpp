@@ -128,7 +128,7 @@ TEST_F(DaemonTest, AnswersChallengesOnceEachAndDrainsOnShutdown) {
     res.set_content(R"({"ok":true})", "application/json");
   });
   const int rc = run_daemon([&](Daemon& daemon) {
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < 3000; ++i) {
       {
         std::lock_guard lock(m);
         if (answers.size() >= 2 && event_opens_ >= 2) break;
@@ -198,7 +198,7 @@ class BotCapTest : public DaemonTest {
                             res.set_content(R"({"ok":true})", "application/json");
                           });
     EXPECT_EQ(run_daemon([&](Daemon& daemon) {
-                for (int i = 0; i < 300; ++i) {
+                for (int i = 0; i < 3000; ++i) {
                   {
                     std::lock_guard lock(m);
                     if (answers.size() >= answers_wanted && event_opens_ >= 2) break;

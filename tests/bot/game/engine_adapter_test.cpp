@@ -8,7 +8,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 
 #include "engine/chess/notation.h"
 
@@ -54,7 +53,7 @@ SearchLimits playouts(std::int64_t n) {
 
 TEST(EngineAdapter, AnswersTheSessionsGameWithALegalMove) {
   EngineAdapter adapter(uniform_engine());
-  adapter.new_game(false);
+  adapter.new_game();
   Game game;
   game.play_uci("e2e4");
   game.play_uci("d7d5");
@@ -71,19 +70,19 @@ TEST(EngineAdapter, AnswersTheSessionsGameWithALegalMove) {
 }
 
 TEST(EngineAdapter, ThinkingEndsPonderingAndAnswersOnce) {
-  EngineAdapter adapter(uniform_engine());
-  adapter.new_game(false);
-  Game game;
-  game.play_uci("e2e4");
-  adapter.ponder(game);  // on the opponent's time, until the next think
-  EXPECT_TRUE(adapter.pondering());
-  std::this_thread::sleep_for(20ms);
-  game.play_uci("e7e5");  // the opponent's reply: our turn again
   Answers answers;
-  adapter.think(game, playouts(200), answers.callback());
-  EXPECT_FALSE(adapter.pondering());
-  EXPECT_EQ(answers.wait(1).size(), 1u);
-  std::this_thread::sleep_for(50ms);
+  {
+    EngineAdapter adapter(uniform_engine());
+    adapter.new_game();
+    Game game;
+    game.play_uci("e2e4");
+    adapter.ponder(game);  // on the opponent's time, until the next think
+    EXPECT_TRUE(adapter.pondering());
+    game.play_uci("e7e5");  // the opponent's reply: our turn again
+    adapter.think(game, playouts(200), answers.callback());
+    EXPECT_FALSE(adapter.pondering());
+    EXPECT_EQ(answers.wait(1).size(), 1u);
+  }  // the adapter waits for its engine to be idle: no answer can come after this
   EXPECT_EQ(answers.wait(1).size(), 1u);  // exactly one answer
 }
 
@@ -98,16 +97,6 @@ TEST(EngineAdapter, ASearchThatCannotStartStillAnswers) {
   ASSERT_EQ(results.size(), 1u);  // the session would otherwise wait for a move forever
   EXPECT_TRUE(results[0].move.is_null());
   EXPECT_NE(results[0].error.find("x.pt"), std::string::npos) << results[0].error;
-}
-
-TEST(EngineAdapter, SamplesTheOpeningOnlyWhenAsked) {
-  auto engine = uniform_engine();
-  Engine* raw = engine.get();
-  EngineAdapter adapter(std::move(engine));
-  adapter.new_game(true);
-  EXPECT_EQ(raw->options().get_int("temperature_moves"), EngineAdapter::kOpeningSampledMoves);
-  adapter.new_game(false);
-  EXPECT_EQ(raw->options().get_int("temperature_moves"), 0);
 }
 
 }  // namespace

@@ -26,10 +26,7 @@ class FakeEngine final : public MoveEngine {
     std::function<void(const ThinkResult&)> done;
   };
 
-  void new_game(bool sample_opening) override {
-    ++new_games;
-    sampled_opening = sample_opening;
-  }
+  void new_game() override { ++new_games; }
   void think(const Game& game, const SearchLimits& limits,
              std::function<void(const ThinkResult&)> done) override {
     pondering_ = false;
@@ -63,7 +60,6 @@ class FakeEngine final : public MoveEngine {
   std::vector<std::vector<std::string>> ponders;
   int new_games = 0;
   int stops = 0;
-  bool sampled_opening = false;
 
  private:
   bool pondering_ = false;

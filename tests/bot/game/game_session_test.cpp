@@ -40,7 +40,7 @@ class ThreadedEngine final : public MoveEngine {
   ~ThreadedEngine() override {
     for (auto& t : threads_) t.join();
   }
-  void new_game(bool) override {}
+  void new_game() override {}
   void think(const Game& game, const SearchLimits&,
              std::function<void(const ThinkResult&)> done) override {
     ThinkResult r;
@@ -84,7 +84,7 @@ class GameSessionTest : public ::testing::Test {
     deps_.my_name = "ZhBot";
   }
   static bool wait_done(const GameSession& session) {
-    for (int i = 0; i < 1000 && !session.done(); ++i) std::this_thread::sleep_for(10ms);
+    for (int i = 0; i < 3000 && !session.done(); ++i) std::this_thread::sleep_for(10ms);
     return session.done();
   }
 
@@ -113,7 +113,7 @@ TEST_F(GameSessionTest, SendsTheMoveFromItsOwnThreadAndEndsWithTheGame) {
                         [&](const httplib::Request&, httplib::Response& res) {
                           // Were this POST sent from the engine's thread, the engine's answer
                           // could not have returned yet.
-                          for (int i = 0; i < 200 && !engine->answer_returned; ++i)
+                          for (int i = 0; i < 6000 && !engine->answer_returned; ++i)
                             std::this_thread::sleep_for(5ms);
                           engine_free_during_post = engine->answer_returned.load();
                           moved = true;
@@ -131,6 +131,19 @@ TEST_F(GameSessionTest, SendsTheMoveFromItsOwnThreadAndEndsWithTheGame) {
 
 TEST_F(GameSessionTest, ShutdownLeavesARunningGameToLichess) {
   std::atomic<int> posts{0};
+  std::mutex mutex;
+  std::condition_variable cv;
+  int greetings = 0;
+  // Registered before start_server()'s own chat handler, so this one answers.
+  server_.server().Post(R"(/api/bot/game/abcdefgh/chat)",
+                        [&](const httplib::Request&, httplib::Response& res) {
+                          {
+                            std::lock_guard lock(mutex);
+                            ++greetings;
+                          }
+                          cv.notify_all();
+                          res.set_content(R"({"ok":true})", "application/json");
+                        });
   server_.server().Get("/api/bot/game/stream/abcdefgh",
                        [&](const httplib::Request&, httplib::Response& res) {
                          // Our move is on the board; the opponent is thinking.
@@ -142,11 +155,17 @@ TEST_F(GameSessionTest, ShutdownLeavesARunningGameToLichess) {
                           res.set_content(R"({"ok":true})", "application/json");
                         });
   start_server();
-  GameSession session("abcdefgh", deps_, std::make_unique<ThreadedEngine>());
-  session.start();
-  std::this_thread::sleep_for(100ms);
-  session.shutdown();
-  EXPECT_TRUE(wait_done(session));
+  auto session =
+      std::make_unique<GameSession>("abcdefgh", deps_, std::make_unique<ThreadedEngine>());
+  session->start();
+  {
+    // The greeting shows the session has the game: from here it could move, abort or resign.
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, 30s, [&] { return greetings > 0; }));
+  }
+  session->shutdown();
+  ASSERT_TRUE(wait_done(*session));
+  session.reset();             // joins its threads: nothing more can come
   EXPECT_EQ(posts.load(), 0);  // no move, no abort, no resignation: a restart resumes it
 }
 

@@ -8,9 +8,9 @@
 #include <mutex>
 
 #include "engine/chess/notation.h"
-#include "tests/bot/support/fake_clock.h"
 #include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -40,7 +40,7 @@ class MoveSenderTest : public ::testing::Test {
   }
 
   test::TestServer server_;
-  test::FakeClock clock_;
+  zh::test::FakeClock clock_;
   std::unique_ptr<test::LoopbackClient> lichess_;
   std::unique_ptr<MoveSender> sender_;
   std::mutex mutex_;

@@ -8,9 +8,9 @@
 
 #include "bot/config/load_config.h"
 #include "tests/bot/game/fake_engine.h"
-#include "tests/bot/support/fake_clock.h"
 #include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -98,7 +98,7 @@ class SessionTest : public ::testing::Test {
 
   BotConfig config_;
   test::TestServer server_;
-  test::FakeClock clock_;
+  zh::test::FakeClock clock_;
   std::unique_ptr<test::LoopbackClient> lichess_;
   LichessClient* client_ = nullptr;
   Metrics metrics_;

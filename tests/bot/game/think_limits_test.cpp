@@ -37,6 +37,18 @@ TEST(ThinkLimits, ServerClocksLessOurPostRoundTrip) {
   EXPECT_EQ(l.min_think_ms, config.human_min_think_ms);
 }
 
+TEST(ThinkLimits, TheOpeningIsSampledAgainstHumansOnlyWhenConfigured) {
+  BotConfig config = BotConfig::defaults();
+  config.human_opening_temperature = true;
+  EXPECT_EQ(think_limits(timed_game(), clocks(1000, 1000), kWhite, 0, false, config).sampled_moves,
+            kOpeningSampledMoves);
+  EXPECT_EQ(think_limits(timed_game(), clocks(1000, 1000), kWhite, 0, true, config).sampled_moves,
+            0);  // bots
+  config.human_opening_temperature = false;
+  EXPECT_EQ(think_limits(timed_game(), clocks(1000, 1000), kWhite, 0, false, config).sampled_moves,
+            0);
+}
+
 TEST(ThinkLimits, UntimedGamesGetAFixedTimePerMove) {
   const SearchLimits l =
       think_limits(GameFull{}, clocks(0, 0), kWhite, 0, true, BotConfig::defaults());

@@ -28,7 +28,8 @@ TeacherConfig config(const std::string& mode) {
   TeacherConfig c;
   c.path = fake_teacher(mode);
   c.multipv = 4;
-  c.timeout = std::chrono::milliseconds(1500);
+  // Generous: the scripted engine is a Python program, slow to start on a loaded machine.
+  c.timeout = std::chrono::seconds(60);
   return c;
 }
 
@@ -53,9 +54,20 @@ TEST(UciTeacher, GarbageLinesAreCountedAndIgnored) {
 }
 
 TEST(UciTeacher, CrashIllegalMoveAndHangAreTeacherErrors) {
-  for (const char* mode : {"crash", "illegal", "hang"}) {
-    UciTeacher teacher(config(mode));
-    EXPECT_THROW(teacher.search(Game()), TeacherError) << mode;
+  // Each for its own reason (a teacher that never started would throw too).
+  const std::pair<const char*, const char*> cases[] = {
+      {"crash", "exited during a search"}, {"illegal", "e2e5"}, {"hang", "sent no bestmove"}};
+  for (const auto& [mode, why] : cases) {
+    TeacherConfig c = config(mode);
+    if (std::string(mode) == "hang") c.timeout = std::chrono::seconds(10);
+    UciTeacher teacher(c);
+    teacher.new_game();  // it is up: the handshake is done
+    try {
+      teacher.search(Game());
+      ADD_FAILURE() << mode << ": no error";
+    } catch (const TeacherError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << mode << ": " << e.what();
+    }
   }
 }
 
@@ -76,17 +88,6 @@ TEST(UciTeacher, AMissingBinaryIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/fairy-stockfish"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("--teacher"), std::string::npos);
   }
-}
-
-TEST(ChildProcess, TheChildSeesNoTokenVariable) {
-  setenv("LICHESS_BOT_TOKEN", "lip_secret_for_test", 1);
-  ChildProcess child({"sh", "-c", "env"});
-  std::string line, all;
-  while (child.read_line(line, std::chrono::seconds(5)) == ChildProcess::ReadStatus::kLine)
-    all += line + "\n";
-  unsetenv("LICHESS_BOT_TOKEN");
-  EXPECT_NE(all.find("PATH="), std::string::npos);
-  EXPECT_EQ(all.find("lip_secret_for_test"), std::string::npos);
 }
 
 }  // namespace

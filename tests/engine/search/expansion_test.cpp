@@ -2,11 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
+#include "engine/chess/check_detector.h"
 #include "engine/chess/notation.h"
-#include "tests/support/test_paths.h"
 
 namespace zh {
 namespace {
@@ -31,37 +30,6 @@ TEST(Expansion, CheckEnhancementEq12HandComputed) {
   std::vector<float> q = {0.5f, 0.5f};
   enhance_checks(q, {1, 1}, 0.1, 0.5);  // nothing under the threshold: unchanged
   EXPECT_FLOAT_EQ(q[0], 0.5f);
-}
-
-// The fast check test must agree with playing the move, on every legal move of every
-// perft position (drops, promotions, castling, en passant, discovered checks).
-TEST(Expansion, CheckDetectorAgreesWithDoMove) {
-  std::ifstream in(zh::test::data_dir() + "/zh-perft.epd");
-  ASSERT_TRUE(in) << "missing tests/data/zh-perft.epd";
-  int positions = 0, checks = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const Position root = Position::from_fen(line.substr(0, line.find(';')));
-    // The position and every position one move later.
-    std::vector<Position> all{root};
-    for (Move m : root.legal_moves()) {
-      Position next = root;
-      next.do_move(m);
-      all.push_back(next);
-    }
-    for (const Position& pos : all) {
-      ++positions;
-      const CheckDetector detector(pos);
-      for (Move m : pos.legal_moves()) {
-        Position next = pos;
-        next.do_move(m);
-        ASSERT_EQ(detector.gives_check(m), next.in_check()) << pos.fen() << " " << to_uci(m);
-        checks += next.in_check();
-      }
-    }
-  }
-  EXPECT_GT(positions, 1000);
-  EXPECT_GT(checks, 1000);
 }
 
 TEST(Expansion, BlockIsSortedByPriorAndFindsMateInOne) {

@@ -110,8 +110,7 @@ TEST(TimeManager, SingleLegalMoveIsAnsweredAtOnce) {
   c.limits.min_think_ms = 800;
   const TimeBudget b = plan(tm, c);
   EXPECT_EQ(b.target_ms, 800);
-  EXPECT_FALSE(tm.should_stop(b, {799, false, false}));
-  EXPECT_TRUE(tm.should_stop(b, {800, false, false}));
+  EXPECT_EQ(b.min_ms, 800);
 }
 
 TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
@@ -133,40 +132,6 @@ TEST(TimeManager, JitterOnlyAgainstHumansSeededAndBounded) {
   EXPECT_GT(hi, 5000);
 }
 
-TEST(TimeManager, EasyStopsAtHalfCriticalExtends) {
-  TimeManager tm(formula_params(), 1);
-  const TimeBudget b = plan(tm, clock_of(180000, 2000, 0));  // target 4700, max 7050
-  EXPECT_FALSE(tm.should_stop(b, {2349, true, false}));
-  EXPECT_TRUE(tm.should_stop(b, {2350, true, false}));
-  EXPECT_FALSE(tm.should_stop(b, {4699, false, false}));
-  EXPECT_TRUE(tm.should_stop(b, {4700, false, false}));
-  EXPECT_FALSE(tm.should_stop(b, {7049, false, true}));
-  EXPECT_TRUE(tm.should_stop(b, {7050, false, true}));
-  EXPECT_TRUE(tm.is_easy(0.95, true));
-  EXPECT_FALSE(tm.is_easy(0.95, false));
-  EXPECT_FALSE(tm.is_easy(0.85, true));
-  EXPECT_TRUE(tm.is_critical(0.1, 0.2));
-  EXPECT_FALSE(tm.is_critical(0.15, 0.2));
-}
-
-TEST(TimeManager, NextCheckIsTheNextThresholdThenEveryHundredthOfTheTarget) {
-  TimeManager tm(formula_params(), 1);
-  const TimeBudget b = plan(tm, clock_of(180000, 2000, 0));  // target 4700, max 7050
-  // Nothing can stop the search before the easy-move limit (half the target).
-  EXPECT_EQ(tm.next_check_ms(b, 0), 2350);
-  EXPECT_EQ(tm.next_check_ms(b, 2349), 2350);
-  // From there the easy and critical rules depend on the tree: 47 ms steps, up to the maximum.
-  EXPECT_EQ(tm.next_check_ms(b, 2350), 2397);
-  EXPECT_EQ(tm.next_check_ms(b, 7040), 7050);
-  // A human-facing minimum comes first; a short target checks every 5 ms.
-  TimeBudget human = b;
-  human.min_ms = 3000;
-  EXPECT_EQ(tm.next_check_ms(human, 100), 3000);
-  EXPECT_EQ(tm.next_check_ms(human, 3000), 3047);
-  const TimeBudget bullet = plan(tm, clock_of(1500, 0, 45));  // target 20 ms
-  EXPECT_EQ(tm.next_check_ms(bullet, 10), 15);
-}
-
 TEST(TimeManager, MovetimeAndUntimed) {
   TimeManager tm(formula_params(), 1);
   Case c;
@@ -178,7 +143,6 @@ TEST(TimeManager, MovetimeAndUntimed) {
   EXPECT_EQ(plan(tm, c).target_ms, 20);
   b = plan(tm, Case{});
   EXPECT_FALSE(b.timed);
-  EXPECT_FALSE(tm.should_stop(b, {1000000, false, false}));
 }
 
 TEST(TimeManager, TheDefaultsAtLichess1Plus1) {

@@ -1,0 +1,81 @@
+#include "engine/time/stop_rules.h"
+
+#include <algorithm>
+
+namespace zh {
+
+StopRules::StopRules(const TimeParams& params, std::uint64_t seed) : planner_(params, seed) {}
+
+void StopRules::begin(const SearchLimits& limits, const MoveContext& move, TimePoint now) {
+  limits_ = limits;
+  budget_ = planner_.plan(limits, move);
+  clock_start_ = now;
+  pondering_ = limits.ponder;
+}
+
+void StopRules::ponderhit(TimePoint now) {
+  if (!pondering_) return;
+  // The clock started when the opponent moved, which is now.
+  pondering_ = false;
+  clock_start_ = now;
+}
+
+StopVerdict StopRules::check(const SearchFigures& f, TimePoint now) const {
+  // UCI: in infinite and ponder mode the bestmove waits for stop (or ponderhit).
+  if (limits_.infinite || pondering_) return {};
+  if (f.finished) {
+    // A search that ended early still keeps the minimum think time asked for against a human.
+    if (!budget_.timed) return {true, {}};
+    const TimePoint min_end = clock_start_ + Millis(budget_.min_ms);
+    if (now >= min_end) return {true, {}};
+    return {false, min_end};
+  }
+  if (!budget_.timed) return {};  // only the workers' limits or stop() end it
+  const std::int64_t elapsed = ms_between(clock_start_, now);
+  const bool easy = f.best_q && is_easy(f.top_prior, f.top_prior_is_best);
+  const bool critical = f.best_q && is_critical(*f.best_q);
+  if (time_is_up(elapsed, easy, critical)) return {true, {}};
+  return {false, clock_start_ + Millis(next_check_ms(elapsed))};
+}
+
+void StopRules::end(std::optional<double> chosen_q) {
+  // The critical rule compares our moves' values. An infinite search is analysis or the bot's
+  // pondering on the opponent's move, whose Q is from the other side: not ours.
+  if (chosen_q && !limits_.infinite) previous_best_q_ = chosen_q;
+}
+
+bool StopRules::is_easy(double top_prior, bool top_prior_is_best) const {
+  return top_prior > params().easy_prior && top_prior_is_best;
+}
+
+bool StopRules::is_critical(double best_q) const {
+  return previous_best_q_ && *previous_best_q_ - best_q >= params().critical_q_drop;
+}
+
+std::int64_t StopRules::easy_limit_ms() const {
+  return std::max(budget_.min_ms, std::int64_t(budget_.target_ms * params().easy_fraction));
+}
+
+bool StopRules::time_is_up(std::int64_t elapsed_ms, bool easy, bool critical) const {
+  const TimeBudget& b = budget_;
+  if (!b.timed) return false;
+  if (elapsed_ms >= b.max_ms) return true;
+  if (elapsed_ms < b.min_ms) return false;
+  std::int64_t limit = b.target_ms;
+  if (critical)
+    limit = b.max_ms;
+  else if (easy)
+    limit = easy_limit_ms();
+  return elapsed_ms >= limit;
+}
+
+std::int64_t StopRules::next_check_ms(std::int64_t elapsed_ms) const {
+  const TimeBudget& b = budget_;
+  if (elapsed_ms < b.min_ms) return b.min_ms;
+  const std::int64_t easy_limit = easy_limit_ms();
+  if (elapsed_ms < easy_limit) return easy_limit;
+  const std::int64_t step = std::clamp<std::int64_t>(b.target_ms / 100, 5, 50);
+  return std::min(b.max_ms, elapsed_ms + step);
+}
+
+}  // namespace zh

@@ -1,0 +1,90 @@
+#pragma once
+// When a search ends: the one component that decides it, apart from an explicit stop() (the
+// engine's) and the playout limit (the workers enforce it, so a node count is exact).
+//
+// The engine calls begin() when a search starts, then check() each time it wakes with what the
+// search looks like now, and sleeps until the time check() names or an event (stop, ponderhit,
+// the workers finishing). end() records the value of the move played, for the critical rule of
+// the next move. Every decision is a pure function of the figures and the times passed in, so
+// each rule is unit-tested without a search or a real clock (tests/engine/time).
+//
+// The rules, in order:
+//  - infinite: only stop() ends the search; ponder: only stop(), or ponderhit() and then the
+//    clock rules below, counted from the ponderhit (the opponent's move);
+//  - the workers finished on their own (playout or tree cap, a proven result, one legal move):
+//    stop, but against a human not before the minimum think time;
+//  - timed: the budget of the TimeManager (target, max, min): stop at the target; an easy move
+//    (the network's favourite by far, still best by Q) stops at easy_fraction of it; a critical
+//    one (our best Q fell by critical_q_drop since our previous move) runs to the maximum.
+//
+// The tunables are the plain fields of TimeParams (expected_game_length: the middlegame share
+// 1 / length of the clock; increment_factor; easy_prior, easy_fraction; critical_q_drop,
+// critical_extension; ...), declared once as options in time_manager.cpp.
+
+#include <cstdint>
+#include <optional>
+
+#include "engine/time/search_limits.h"
+#include "engine/time/time_manager.h"
+#include "engine/util/clock.h"
+
+namespace zh {
+
+// What the engine reads from the search each time it asks.
+struct SearchFigures {
+  bool finished = false;           // the workers stopped on their own
+  double top_prior = 0;            // the highest prior among the root moves
+  bool top_prior_is_best = false;  // ...and that move is the current best
+  std::optional<double> best_q;    // the current best move's Q; absent before it has one
+};
+
+struct StopVerdict {
+  bool stop = false;
+  // When to ask again if no event comes first; absent: only an event can change the answer.
+  std::optional<TimePoint> recheck_at;
+};
+
+class StopRules {
+ public:
+  explicit StopRules(const TimeParams& params, std::uint64_t seed = 0);
+  void set_params(const TimeParams& params) { planner_.set_params(params); }
+  const TimeParams& params() const { return planner_.params(); }
+  void seed(std::uint64_t seed) { planner_.seed(seed); }
+
+  // A new game: forgets the previous move's value.
+  void new_game() { previous_best_q_.reset(); }
+
+  // A search starts at `now` for `move` under `limits` (plans the time budget).
+  void begin(const SearchLimits& limits, const MoveContext& move, TimePoint now);
+  // The opponent played the move we pondered on: the clock rules apply from `now`.
+  void ponderhit(TimePoint now);
+  StopVerdict check(const SearchFigures& figures, TimePoint now) const;
+  // The search ended and we play a move worth `chosen_q` to us (absent: no move).
+  void end(std::optional<double> chosen_q);
+
+  // Whether check() looks at the tree figures (their snapshot costs a copy of the root).
+  bool watches_tree() const { return budget_.timed && !pondering_ && !limits_.infinite; }
+  bool pondering() const { return pondering_; }
+  const TimeBudget& budget() const { return budget_; }
+
+  // The single rules, for tests and for the notes of a search.
+  bool is_easy(double top_prior, bool top_prior_is_best) const;
+  bool is_critical(double best_q) const;
+  // Whether a timed search at `elapsed_ms` of its budget stops, and when (elapsed ms) to ask
+  // again: the thresholds themselves, and between the easy-move limit and the maximum (where
+  // the easy and critical rules depend on the tree) every 1/100 of the target, 5 to 50 ms.
+  bool time_is_up(std::int64_t elapsed_ms, bool easy, bool critical) const;
+  std::int64_t next_check_ms(std::int64_t elapsed_ms) const;
+
+ private:
+  std::int64_t easy_limit_ms() const;
+
+  TimeManager planner_;
+  SearchLimits limits_;
+  TimeBudget budget_;
+  TimePoint clock_start_{};
+  bool pondering_ = false;
+  std::optional<double> previous_best_q_;  // the value of our previous move, to us
+};
+
+}  // namespace zh

@@ -1,0 +1,208 @@
+// The stop rules on synthetic times and search figures: every rule, without a search or a clock.
+#include "engine/time/stop_rules.h"
+
+#include <gtest/gtest.h>
+
+namespace zh {
+namespace {
+
+using std::chrono::milliseconds;
+
+const TimePoint kStart{milliseconds(1'000'000)};
+TimePoint at(std::int64_t ms) { return kStart + milliseconds(ms); }
+
+// The formulas of time_manager_test: a 50-move game, 70% of the increment.
+TimeParams formula_params() {
+  TimeParams p = TimeParams::defaults();
+  p.expected_game_length = 50;
+  p.increment_factor = 0.7;
+  return p;
+}
+
+// White's first move at 3+2: target 180000 / 50 + 1400 - 300 = 4700 ms, max 7050 ms.
+SearchLimits blitz() {
+  SearchLimits l;
+  l.wtime = 180000;
+  l.btime = 180000;
+  l.winc = 2000;
+  l.binc = 2000;
+  return l;
+}
+
+const MoveContext kFirstMove{kWhite, 0, 30};
+
+SearchFigures tree(double top_prior, bool top_is_best, double best_q) {
+  SearchFigures f;
+  f.top_prior = top_prior;
+  f.top_prior_is_best = top_is_best;
+  f.best_q = best_q;
+  return f;
+}
+
+const SearchFigures kPlain = tree(0.2, true, 0.1);
+
+TEST(StopRules, ATimedSearchStopsAtItsTargetAndSaysWhenToLookAgain) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_EQ(rules.budget().target_ms, 4700);
+  // Nothing can stop it before the easy-move limit (half the target): it sleeps until then.
+  StopVerdict v = rules.check(kPlain, at(0));
+  EXPECT_FALSE(v.stop);
+  EXPECT_EQ(v.recheck_at, at(2350));
+  // Then every 1/100 of the target, to the target.
+  v = rules.check(kPlain, at(2350));
+  EXPECT_FALSE(v.stop);
+  EXPECT_EQ(v.recheck_at, at(2397));
+  EXPECT_FALSE(rules.check(kPlain, at(4699)).stop);
+  EXPECT_TRUE(rules.check(kPlain, at(4700)).stop);
+}
+
+TEST(StopRules, AnEasyMoveStopsAtHalfTheTarget) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  const SearchFigures easy = tree(0.95, true, 0.1);
+  EXPECT_FALSE(rules.check(easy, at(2349)).stop);
+  EXPECT_TRUE(rules.check(easy, at(2350)).stop);
+  // The favourite must still be best by Q, and be the favourite by far.
+  EXPECT_FALSE(rules.check(tree(0.95, false, 0.1), at(2350)).stop);
+  EXPECT_FALSE(rules.check(tree(0.85, true, 0.1), at(2350)).stop);
+  // Before the tree has a best move nothing is easy.
+  SearchFigures unknown = easy;
+  unknown.best_q.reset();
+  EXPECT_FALSE(rules.check(unknown, at(2350)).stop);
+}
+
+TEST(StopRules, ACriticalMoveRunsToTheMaximumAndOnlyAfterOurOwnMove) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  // No previous move: nothing is critical.
+  EXPECT_TRUE(rules.check(tree(0.2, true, -0.9), at(4700)).stop);
+  rules.end(0.5);  // we played a move worth 0.5
+  rules.begin(blitz(), kFirstMove, kStart);
+  const SearchFigures dropped = tree(0.2, true, 0.25);  // fell by 0.25: critical
+  EXPECT_FALSE(rules.check(dropped, at(4700)).stop);
+  EXPECT_FALSE(rules.check(dropped, at(7049)).stop);
+  EXPECT_TRUE(rules.check(dropped, at(7050)).stop);
+  EXPECT_TRUE(rules.check(tree(0.2, true, 0.45), at(4700)).stop);  // fell by less
+  // An infinite search (analysis, the bot's ponder) is not our move: its value is not kept.
+  SearchLimits infinite;
+  infinite.infinite = true;
+  rules.begin(infinite, kFirstMove, kStart);
+  rules.end(-0.9);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_FALSE(rules.check(dropped, at(4700)).stop);
+  // A new game forgets it.
+  rules.new_game();
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_TRUE(rules.check(dropped, at(4700)).stop);
+}
+
+TEST(StopRules, InfiniteWaitsForStopWhateverHappens) {
+  StopRules rules(formula_params(), 1);
+  SearchLimits l = blitz();
+  l.infinite = true;
+  rules.begin(l, kFirstMove, kStart);
+  SearchFigures finished = kPlain;
+  finished.finished = true;
+  for (const SearchFigures& f : {kPlain, finished}) {
+    const StopVerdict v = rules.check(f, at(1'000'000));
+    EXPECT_FALSE(v.stop);
+    EXPECT_FALSE(v.recheck_at);  // only an event can change that
+  }
+  EXPECT_FALSE(rules.watches_tree());
+}
+
+TEST(StopRules, PonderWaitsForPonderhitThenTheClockCountsFromIt) {
+  StopRules rules(formula_params(), 1);
+  SearchLimits l = blitz();
+  l.ponder = true;
+  rules.begin(l, kFirstMove, kStart);
+  EXPECT_TRUE(rules.pondering());
+  EXPECT_FALSE(rules.watches_tree());
+  SearchFigures finished = kPlain;
+  finished.finished = true;
+  EXPECT_FALSE(rules.check(kPlain, at(100'000)).stop);
+  EXPECT_FALSE(rules.check(finished, at(100'000)).stop);
+  rules.ponderhit(at(100'000));
+  EXPECT_FALSE(rules.pondering());
+  EXPECT_TRUE(rules.watches_tree());
+  EXPECT_FALSE(rules.check(kPlain, at(104'699)).stop);
+  EXPECT_TRUE(rules.check(kPlain, at(104'700)).stop);
+  rules.ponderhit(at(200'000));  // a second one changes nothing
+  EXPECT_TRUE(rules.check(kPlain, at(104'700)).stop);
+}
+
+TEST(StopRules, ASearchThatEndedStopsButKeepsTheHumanMinimum) {
+  StopRules rules(formula_params(), 1);
+  SearchFigures finished;
+  finished.finished = true;
+  SearchLimits l = blitz();
+  rules.begin(l, kFirstMove, kStart);
+  EXPECT_TRUE(rules.check(finished, at(0)).stop);
+  l.human_opponent = true;
+  l.min_think_ms = 800;
+  rules.begin(l, kFirstMove, kStart);
+  const StopVerdict v = rules.check(finished, at(10));
+  EXPECT_FALSE(v.stop);
+  EXPECT_EQ(v.recheck_at, at(800));
+  EXPECT_TRUE(rules.check(finished, at(800)).stop);
+  // Untimed (a node count): it ends with the search.
+  SearchLimits nodes;
+  nodes.nodes = 100;
+  rules.begin(nodes, kFirstMove, kStart);
+  EXPECT_TRUE(rules.check(finished, at(0)).stop);
+  EXPECT_FALSE(rules.check(kPlain, at(1'000'000)).stop);
+  EXPECT_FALSE(rules.check(kPlain, at(1'000'000)).recheck_at);
+}
+
+TEST(StopRules, TheHumanMinimumHoldsForTheClockRulesToo) {
+  StopRules rules(formula_params(), 1);
+  SearchLimits l;
+  l.movetime = 1000;  // target 700 ms
+  l.human_opponent = true;
+  l.min_think_ms = 600;
+  rules.begin(l, kFirstMove, kStart);
+  // Easy at 350 ms would stop, but not before the minimum.
+  const SearchFigures easy = tree(0.95, true, 0.1);
+  const StopVerdict v = rules.check(easy, at(0));
+  EXPECT_FALSE(v.stop);
+  EXPECT_EQ(v.recheck_at, at(600));
+  EXPECT_FALSE(rules.check(easy, at(599)).stop);
+  EXPECT_TRUE(rules.check(easy, at(600)).stop);
+}
+
+TEST(StopRules, NextCheckIsTheNextThresholdThenEveryHundredthOfTheTarget) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);  // target 4700, max 7050
+  EXPECT_EQ(rules.next_check_ms(0), 2350);
+  EXPECT_EQ(rules.next_check_ms(2349), 2350);
+  EXPECT_EQ(rules.next_check_ms(2350), 2397);
+  EXPECT_EQ(rules.next_check_ms(7040), 7050);
+  // A short target checks every 5 ms: 1.5 s left at move 45 plans the 20 ms minimum.
+  SearchLimits bullet;
+  bullet.wtime = 1500;
+  bullet.btime = 1500;
+  rules.begin(bullet, MoveContext{kWhite, 45, 30}, kStart);
+  EXPECT_EQ(rules.budget().target_ms, 20);
+  EXPECT_EQ(rules.next_check_ms(10), 15);
+}
+
+TEST(StopRules, TheTunablesArePlainParameters) {
+  TimeParams p = formula_params();
+  p.easy_prior = 0.5;
+  p.easy_fraction = 0.25;
+  p.critical_q_drop = 0.5;
+  StopRules rules(p, 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_TRUE(rules.check(tree(0.6, true, 0.1), at(1175)).stop);  // 4700 / 4
+  rules.end(0.3);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_FALSE(rules.is_critical(0.1));
+  EXPECT_TRUE(rules.is_critical(-0.3));
+  p.critical_q_drop = 0.1;
+  rules.set_params(p);
+  EXPECT_TRUE(rules.is_critical(0.1));
+}
+
+}  // namespace
+}  // namespace zh
