@@ -18,7 +18,7 @@ std::int64_t ms_since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
 }
 
-LoadedEvaluator default_factory(const Options& options) {
+LoadedEvaluator default_loader(const Options& options) {
   return load_evaluator(options, EvaluatorLoad::kFallback);
 }
 
@@ -46,10 +46,9 @@ void Engine::declare_options(Options& options) {
   declare_evaluator_options(options);
 }
 
-Engine::Engine() : Engine(default_factory) {}
+Engine::Engine() : Engine(default_loader) {}
 
-Engine::Engine(EvaluatorFactory factory)
-    : factory_(std::move(factory)), time_(TimeParams::defaults()) {
+Engine::Engine(EvaluatorLoader loader) : loader_(std::move(loader)), time_(TimeParams::defaults()) {
   declare_options(options_);
   search_ = std::make_unique<Search>(nullptr);
   search_->set_on_finished([this] {
@@ -78,6 +77,7 @@ Engine::~Engine() {
 void Engine::set_option(std::string_view name, std::string_view value) {
   std::lock_guard lock(mutex_);
   options_.set(name, value);
+  apply_device_defaults(options_);  // a device change moves the GPU-sized defaults
 }
 
 Options Engine::options() const {
@@ -88,7 +88,7 @@ Options Engine::options() const {
 std::shared_ptr<Evaluator> Engine::evaluator_locked() {
   const std::string sig = evaluator_signature(options_);
   if (!evaluator_ || sig != evaluator_signature_) {
-    LoadedEvaluator loaded = factory_(options_);
+    LoadedEvaluator loaded = loader_(options_);
     if (!loaded.evaluator)
       throw std::runtime_error("no evaluator could be built for backend '" +
                                options_.get_string("backend") + "'");

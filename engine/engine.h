@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 #include "engine/nn/evaluator.h"
 #include "engine/options.h"
 #include "engine/search/search.h"
@@ -74,10 +74,10 @@ class Engine {
  public:
   // Builds the evaluator from the options; the default is load_evaluator() in fallback mode
   // (a model that cannot be loaded gives the material evaluator and a warning).
-  using EvaluatorFactory = std::function<LoadedEvaluator(const Options&)>;
+  using EvaluatorLoader = std::function<LoadedEvaluator(const Options&)>;
 
   Engine();
-  explicit Engine(EvaluatorFactory factory);
+  explicit Engine(EvaluatorLoader loader);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -123,7 +123,7 @@ class Engine {
   std::shared_ptr<Evaluator> evaluator_locked();
 
   mutable std::mutex mutex_;  // API calls; never held by the search thread
-  EvaluatorFactory factory_;
+  EvaluatorLoader loader_;
   Options options_;
   std::shared_ptr<Evaluator> evaluator_;
   std::string evaluator_signature_;

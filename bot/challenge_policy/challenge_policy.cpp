@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+
 #include "engine/util/strings.h"
 
 namespace zh::bot {
@@ -57,6 +58,8 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
   if (!c.status.empty() && c.status != "created")
     return {Kind::kIgnore, DeclineReason::kGeneric, "challenge is " + c.status};
   if (load.shutting_down) return decline(DeclineReason::kLater, "shutting down");
+  if (load.evaluator_down)
+    return decline(DeclineReason::kLater, "the evaluator's device is failing");
 
   if (contains_user(o.block_list, c.challenger)) return decline(DeclineReason::kGeneric, "blocked");
   if (!o.allow_list.empty() && !contains_user(o.allow_list, c.challenger))

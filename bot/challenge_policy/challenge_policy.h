@@ -39,6 +39,7 @@ struct DaemonLoad {
   int games_with_challenger = 0;
   int bot_games_last_24h = 0;
   bool shutting_down = false;
+  bool evaluator_down = false;  // the evaluator's device is failing (games on the fallback)
 };
 
 struct ChallengeDecision {

@@ -386,6 +386,7 @@ DaemonLoad Daemon::load_for(const Challenge& challenge) {
   DaemonLoad load;
   load.my_id = account_.id;
   load.shutting_down = draining_;
+  load.evaluator_down = !metrics_.evaluator_healthy();
   const std::string challenger = lower(challenge.challenger.id);
   std::lock_guard lock(mutex_);
   for (const auto& [id, running] : sessions_) {

@@ -1,8 +1,10 @@
 #pragma once
 // Daemon counters and gauges, rendered in the Prometheus text format for /metrics; /healthz
-// reports whether the event stream (the bot's lifeline) is connected. Thread-safe.
+// reports whether the event stream (the bot's lifeline) is connected and the evaluator's device
+// works. Thread-safe.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +19,17 @@ class Server;
 
 namespace zh::bot {
 
+// The evaluator's state as /metrics and /healthz show it (filled by the program from the
+// engine's InferenceService and FailoverEvaluator; the metrics know nothing of the engine).
+struct EvaluatorFigures {
+  bool healthy = true;                   // false while a failed device is down
+  std::uint64_t failures = 0;            // device batches that failed
+  std::uint64_t fallback_positions = 0;  // positions evaluated by the fallback
+  std::uint64_t batches = 0, positions = 0;
+  double queue_wait_us = 0;  // mean per position
+  double forward_us = 0;     // mean per batch
+};
+
 class Metrics {
  public:
   void set_event_stream_connected(bool connected);
@@ -29,6 +42,10 @@ class Metrics {
   // Every HTTP answer; codes >= 400 and network errors (0) are counted as errors.
   void add_http_response(std::string_view endpoint, int status);
   void set_inference_batch_fill(double fill);  // mean batch size / max batch size
+  // Where /metrics and /healthz read the evaluator's figures (called on their threads, outside
+  // the metrics lock). Without one the evaluator counts as healthy.
+  void set_evaluator_source(std::function<EvaluatorFigures()> source);
+  bool evaluator_healthy() const;
   // Our own overhead per move: opponent's move line received -> our POST sent, minus search.
   void observe_move_overhead_ms(double ms);
 
@@ -49,6 +66,7 @@ class Metrics {
   std::map<std::pair<std::string, int>, std::uint64_t> http_errors_;
   std::uint64_t http_requests_ = 0;
   double batch_fill_ = 0;
+  std::function<EvaluatorFigures()> evaluator_source_;
   std::vector<double> overhead_recent_;  // the last kOverheadWindow values, for quantiles
   std::size_t overhead_next_ = 0;
   std::uint64_t overhead_count_ = 0;
@@ -56,8 +74,8 @@ class Metrics {
   double overhead_max_ms_ = 0;
 };
 
-// GET /healthz (200 while the event stream is connected, else 503) and GET /metrics on
-// 127.0.0.1 only. Port 0 picks a free port (tests).
+// GET /healthz (200 while the event stream is connected and the evaluator healthy, else 503) and
+// GET /metrics on 127.0.0.1 only. Port 0 picks a free port (tests).
 class HealthServer {
  public:
   HealthServer(Metrics& metrics, int port);

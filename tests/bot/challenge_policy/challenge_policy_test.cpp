@@ -59,6 +59,12 @@ TEST(ChallengePolicy, ShuttingDownSaysLater) {
   expect_decline(blitz_challenge(), defaults(), load, DeclineReason::kLater);
 }
 
+TEST(ChallengePolicy, AFailingEvaluatorDeviceSaysLater) {
+  DaemonLoad load = idle();
+  load.evaluator_down = true;
+  expect_decline(blitz_challenge(), defaults(), load, DeclineReason::kLater);
+}
+
 TEST(ChallengePolicy, Variants) {
   Challenge c = blitz_challenge();
   c.variant = "standard";
