@@ -11,7 +11,7 @@ namespace zh {
 
 namespace {
 
-LoadedEvaluator default_factory(const Options& options) {
+LoadedEvaluator default_loader(const Options& options) {
   return load_evaluator(options, EvaluatorLoad::kFallback);
 }
 
@@ -50,12 +50,12 @@ void Engine::declare_options(Options& options) {
   declare_evaluator_options(options);
 }
 
-Engine::Engine() : Engine(default_factory) {}
+Engine::Engine() : Engine(default_loader) {}
 
-Engine::Engine(Clock& clock) : Engine(default_factory, clock) {}
+Engine::Engine(Clock& clock) : Engine(default_loader, clock) {}
 
-Engine::Engine(EvaluatorFactory factory, Clock& clock)
-    : factory_(std::move(factory)), clock_(clock), stop_rules_(TimeParams::defaults()) {
+Engine::Engine(EvaluatorLoader loader, Clock& clock)
+    : loader_(std::move(loader)), clock_(clock), stop_rules_(TimeParams::defaults()) {
   declare_options(options_);
   search_ = std::make_unique<Search>(nullptr);
   search_->set_on_finished([this] {
@@ -84,6 +84,7 @@ Engine::~Engine() {
 void Engine::set_option(std::string_view name, std::string_view value) {
   std::lock_guard lock(mutex_);
   options_.set(name, value);
+  apply_device_defaults(options_);  // a device change moves the GPU-sized defaults
 }
 
 Options Engine::options() const {
@@ -94,7 +95,7 @@ Options Engine::options() const {
 std::shared_ptr<Evaluator> Engine::evaluator_locked() {
   const std::string sig = evaluator_signature(options_);
   if (!evaluator_ || sig != evaluator_signature_) {
-    LoadedEvaluator loaded = factory_(options_);
+    LoadedEvaluator loaded = loader_(options_);
     if (!loaded.evaluator)
       throw std::runtime_error("no evaluator could be built for backend '" +
                                options_.get_string("backend") + "'");

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 #include "engine/nn/evaluator.h"
 #include "engine/options.h"
 #include "engine/search/search.h"
@@ -54,11 +54,11 @@ class Engine {
  public:
   // Builds the evaluator from the options; the default is load_evaluator() in fallback mode
   // (a model that cannot be loaded gives the material evaluator and a warning).
-  using EvaluatorFactory = std::function<LoadedEvaluator(const Options&)>;
+  using EvaluatorLoader = std::function<LoadedEvaluator(const Options&)>;
 
   Engine();
   explicit Engine(Clock& clock);  // the default evaluator, time from `clock`
-  explicit Engine(EvaluatorFactory factory, Clock& clock = steady_clock());
+  explicit Engine(EvaluatorLoader loader, Clock& clock = steady_clock());
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -104,7 +104,7 @@ class Engine {
   std::shared_ptr<Evaluator> evaluator_locked();
 
   mutable std::mutex mutex_;  // API calls; never held by the search thread
-  EvaluatorFactory factory_;
+  EvaluatorLoader loader_;
   Clock& clock_;
   Options options_;
   std::shared_ptr<Evaluator> evaluator_;

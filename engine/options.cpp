@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+
 #include "engine/util/strings.h"
 
 namespace zh {
@@ -212,6 +213,16 @@ const std::string& Options::get_string(std::string_view name) const {
 
 void Options::set(std::string_view name, std::string_view raw) {
   Option& o = mutable_at(name);
+  assign(o, raw);
+  o.user_set = true;
+}
+
+void Options::set_default(std::string_view name, std::string_view raw) {
+  Option& o = mutable_at(name);
+  if (!o.user_set) assign(o, raw);
+}
+
+void Options::assign(Option& o, std::string_view raw) {
   const std::string text = trim(raw);
   auto bad = [&]() -> OptionError {
     return OptionError("option '" + o.name + "': value '" + text + "' is not allowed; expected " +
@@ -270,13 +281,17 @@ void Options::set_value(std::string_view name, const OptionValue& value) {
   if (o.type == OptionType::kString) {
     if (!std::holds_alternative<std::string>(value)) wrong_type(o, "string value");
     mutable_at(name).value = value;
+    mutable_at(name).user_set = true;
     return;
   }
   set(name, o.format(value));
 }
 
 void Options::reset_to_defaults() {
-  for (auto& o : options_) o.value = o.default_value;
+  for (auto& o : options_) {
+    o.value = o.default_value;
+    o.user_set = false;
+  }
 }
 
 std::string Options::uci_line(const Option& o) {

@@ -38,6 +38,7 @@ struct Option {
   double min = 0;  // kInt / kFloat
   double max = 0;
   std::vector<std::string> choices;  // kCombo
+  bool user_set = false;             // given by set()/set_value() (not a default)
 
   std::string type_name() const;                   // "bool", "int", "float", "string", "combo"
   std::string format(const OptionValue& v) const;  // text form of a value of this option
@@ -71,6 +72,9 @@ class Options {
   void set(std::string_view name, std::string_view text);
   // Typed setters with the same range checks.
   void set_value(std::string_view name, const OptionValue& value);
+  // A default that depends on other options (GPU-sized values on CUDA): replaces the value
+  // unless set() or set_value() gave one. Throws like set().
+  void set_default(std::string_view name, std::string_view text);
   void reset_to_defaults();
 
   bool contains(std::string_view name) const { return find(name) != nullptr; }
@@ -87,6 +91,7 @@ class Options {
  private:
   void add(Option o);
   Option& mutable_at(std::string_view name);
+  static void assign(Option& o, std::string_view text);  // parse, check, store
   static std::string normalise(std::string_view name);
 
   std::vector<Option> options_;

@@ -21,7 +21,7 @@
 #include "bot/game/engine_adapter.h"
 #include "bot/logging/log_setup.h"
 #include "engine/engine.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 #include "engine/tools/run_main.h"
 
 namespace zh::cli {
@@ -105,6 +105,25 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+// The evaluator's health and inference figures for /metrics and /healthz.
+bot::EvaluatorFigures evaluator_figures(const LoadedEvaluator& e) {
+  bot::EvaluatorFigures f;
+  if (e.service) {
+    const InferenceStats s = e.service_stats();
+    f.batches = s.batches;
+    f.positions = s.positions;
+    f.queue_wait_us = s.mean_queue_wait_us;
+    f.forward_us = s.mean_forward_us;
+  }
+  if (e.failover) {
+    const FailoverStats s = e.failover->stats();
+    f.healthy = s.healthy;
+    f.failures = s.failures;
+    f.fallback_positions = s.fallback_positions;
+  }
+  return f;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app) {
@@ -147,6 +166,7 @@ void add_run_command(CLI::App& app) {
     evaluator.warnings.clear();  // logged once above, not again by every game's engine
     Options engine_options;
     Engine::declare_options(engine_options);
+    apply_device_defaults(config.options);  // GPU-sized threads and batches on a device
     const Options& all = config.options;
     auto make_engine = [evaluator, engine_options, &all]() -> std::unique_ptr<bot::MoveEngine> {
       auto engine = std::make_unique<Engine>([evaluator](const Options&) { return evaluator; });
@@ -158,6 +178,8 @@ void add_run_command(CLI::App& app) {
     bot::Daemon daemon(config.bot, token.token, make_engine);
     if (const auto service = evaluator.service)
       daemon.set_batch_fill_source([service] { return service->stats().mean_fill_ratio; });
+    if (evaluator.service || evaluator.failover)
+      daemon.metrics().set_evaluator_source([evaluator] { return evaluator_figures(evaluator); });
     int rc = 0;
     {
       SignalWatcher signals(daemon);

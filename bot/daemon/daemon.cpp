@@ -48,6 +48,9 @@ Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_en
   desk.random = default_random_source();
   desk_ = std::make_unique<ChallengeDesk>(config_, std::move(desk));
   desk_->decline_later_while("shutting down", [this] { return draining_.load(); });
+  // A failing GPU: running games go on with the fallback evaluator, new ones wait for it.
+  desk_->decline_later_while("the evaluator's device is failing",
+                             [this] { return !metrics_.evaluator_healthy(); });
 }
 
 Daemon::~Daemon() {

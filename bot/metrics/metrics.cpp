@@ -120,6 +120,20 @@ void Metrics::set_inference_batch_fill(double fill) {
   batch_fill_ = fill;
 }
 
+void Metrics::set_evaluator_source(std::function<EvaluatorFigures()> source) {
+  std::lock_guard lock(mutex_);
+  evaluator_source_ = std::move(source);
+}
+
+bool Metrics::evaluator_healthy() const {
+  std::function<EvaluatorFigures()> source;
+  {
+    std::lock_guard lock(mutex_);
+    source = evaluator_source_;
+  }
+  return !source || source().healthy;
+}
+
 void Metrics::observe_move_overhead_ms(double ms) {
   std::lock_guard lock(mutex_);
   ++overhead_count_;
@@ -132,8 +146,33 @@ void Metrics::observe_move_overhead_ms(double ms) {
 }
 
 std::string Metrics::render() const {
+  std::function<EvaluatorFigures()> source;
+  {
+    std::lock_guard lock(mutex_);
+    source = evaluator_source_;
+  }
+  const EvaluatorFigures ev = source ? source() : EvaluatorFigures{};  // outside our lock
   std::lock_guard lock(mutex_);
   std::ostringstream os;
+  header(os, "zhbot_evaluator_healthy", "gauge",
+         "1 while the evaluator's device works (0: games run on the fallback evaluator).");
+  os << "zhbot_evaluator_healthy " << (ev.healthy ? 1 : 0) << "\n";
+  header(os, "zhbot_inference_failures_total", "counter", "Device batches that failed.");
+  os << "zhbot_inference_failures_total " << ev.failures << "\n";
+  header(os, "zhbot_inference_fallback_positions_total", "counter",
+         "Positions the fallback evaluator answered while the device was down.");
+  os << "zhbot_inference_fallback_positions_total " << ev.fallback_positions << "\n";
+  header(os, "zhbot_inference_batches_total", "counter", "Batches the inference service ran.");
+  os << "zhbot_inference_batches_total " << ev.batches << "\n";
+  header(os, "zhbot_inference_positions_total", "counter",
+         "Positions the inference service evaluated.");
+  os << "zhbot_inference_positions_total " << ev.positions << "\n";
+  header(os, "zhbot_inference_queue_wait_us", "gauge",
+         "Mean wait of a position from submission to its batch's start (microseconds).");
+  os << "zhbot_inference_queue_wait_us " << ev.queue_wait_us << "\n";
+  header(os, "zhbot_inference_forward_us", "gauge",
+         "Mean time of one batch in the backend (microseconds).");
+  os << "zhbot_inference_forward_us " << ev.forward_us << "\n";
   header(os, "zhbot_event_stream_connected", "gauge", "1 while the lichess event stream is open.");
   os << "zhbot_event_stream_connected " << (connected_ ? 1 : 0) << "\n";
   header(os, "zhbot_games_active", "gauge", "Games being played now.");
@@ -197,9 +236,13 @@ HealthServer::HealthServer(Metrics& metrics, int port)
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
   server_->Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
-    const bool ok = metrics_.event_stream_connected();
-    res.status = ok ? 200 : 503;
-    res.set_content(ok ? "ok\n" : "event stream disconnected\n", "text/plain");
+    const bool connected = metrics_.event_stream_connected();
+    const bool evaluator = metrics_.evaluator_healthy();
+    res.status = connected && evaluator ? 200 : 503;
+    res.set_content(!connected   ? "event stream disconnected\n"
+                    : !evaluator ? "evaluator device failing (games on the fallback)\n"
+                                 : "ok\n",
+                    "text/plain");
   });
   server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
     res.set_content(metrics_.render(), "text/plain; version=0.0.4");

@@ -1,8 +1,10 @@
 #pragma once
 // Daemon counters and gauges, rendered in the Prometheus text format for /metrics; /healthz
-// reports whether the event stream (the bot's lifeline) is connected. Thread-safe.
+// reports whether the event stream (the bot's lifeline) is connected and the evaluator's device
+// works. Thread-safe.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +18,17 @@ class Server;
 }
 
 namespace zh::bot {
+
+// The evaluator's state as /metrics and /healthz show it (filled by the program from the
+// engine's InferenceService and FailoverEvaluator; the metrics know nothing of the engine).
+struct EvaluatorFigures {
+  bool healthy = true;                   // false while a failed device is down
+  std::uint64_t failures = 0;            // device batches that failed
+  std::uint64_t fallback_positions = 0;  // positions evaluated by the fallback
+  std::uint64_t batches = 0, positions = 0;
+  double queue_wait_us = 0;  // mean per position
+  double forward_us = 0;     // mean per batch
+};
 
 class Metrics {
  public:
@@ -36,6 +49,10 @@ class Metrics {
   // rate_limited, failed.
   void add_matchmaking(std::string_view step);
   void set_bot_games_24h(int games);
+  // Where /metrics and /healthz read the evaluator's figures (called on their threads, outside
+  // the metrics lock). Without one the evaluator counts as healthy.
+  void set_evaluator_source(std::function<EvaluatorFigures()> source);
+  bool evaluator_healthy() const;
   // Our own overhead per move: opponent's move line received -> our POST sent, minus search.
   void observe_move_overhead_ms(double ms);
 
@@ -60,6 +77,7 @@ class Metrics {
   int challenge_queue_ = 0;
   std::map<std::string, std::uint64_t, std::less<>> matchmaking_;
   int bot_games_24h_ = 0;
+  std::function<EvaluatorFigures()> evaluator_source_;
   std::vector<double> overhead_recent_;  // the last kOverheadWindow values, for quantiles
   std::size_t overhead_next_ = 0;
   std::uint64_t overhead_count_ = 0;
@@ -67,8 +85,8 @@ class Metrics {
   double overhead_max_ms_ = 0;
 };
 
-// GET /healthz (200 while the event stream is connected, else 503) and GET /metrics on
-// 127.0.0.1 only. Port 0 picks a free port (tests).
+// GET /healthz (200 while the event stream is connected and the evaluator healthy, else 503) and
+// GET /metrics on 127.0.0.1 only. Port 0 picks a free port (tests).
 class HealthServer {
  public:
   HealthServer(Metrics& metrics, int port);

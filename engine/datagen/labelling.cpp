@@ -1,9 +1,11 @@
 #include "engine/datagen/labelling.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/nn/encoder.h"
 #include "engine/nn/policy_map.h"
+#include "engine/search/formulas.h"
 
 namespace zh::datagen {
 
@@ -21,6 +23,34 @@ Record make_record(const Position& pos, int repetitions, int ply, std::uint64_t 
   }
   set_policy(scored, policy_temperature_cp, record);
   record.score = scored.front().score;
+  record.ply = std::uint16_t(std::min(ply, 65535));
+  record.game_id = game_id;
+  set_fen(pos.fen(), record);
+  return record;
+}
+
+Record make_visit_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
+                         std::span<const VisitedMove> moves, float q) {
+  Record record{};
+  float planes[kInputSize];
+  encode_position(EvalInput{pos, repetitions}, planes);
+  pack_planes(planes, record);
+  std::vector<VisitedMove> best(moves.begin(), moves.end());
+  std::stable_sort(best.begin(), best.end(),
+                   [](const VisitedMove& a, const VisitedMove& b) { return a.visits > b.visits; });
+  if (best.size() > std::size_t(kPolicySlots)) best.resize(kPolicySlots);
+  double total = 0;
+  for (const VisitedMove& m : best) total += m.visits;
+  if (best.empty() || total <= 0) throw std::logic_error("a visit record needs visited moves");
+  for (std::size_t i = 0; i < best.size(); ++i) {
+    const int index = policy_index(best[i].move, pos.side_to_move());
+    if (index < 0) throw std::logic_error("searched move has no policy index");
+    record.policy_index[i] = std::uint16_t(index);
+    record.policy_prob[i] = float(best[i].visits / total);
+    record.pv_score[i] = 0;
+  }
+  record.pv_count = std::uint8_t(best.size());
+  record.score = encode_score(formulas::value_to_centipawns(q), 0);
   record.ply = std::uint16_t(std::min(ply, 65535));
   record.game_id = game_id;
   set_fen(pos.fen(), record);

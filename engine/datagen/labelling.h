@@ -16,6 +16,16 @@ namespace zh::datagen {
 Record make_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
                    std::span<const TeacherLine> lines, float policy_temperature_cp);
 
+// A self-play record: the policy target is the search's visit distribution over the root
+// moves (the most visited kPolicySlots of them, renormalised; slot 0 = the most visited), the
+// score is `q` (the searched value for the side to move) in centipawns.
+struct VisitedMove {
+  Move move;
+  std::uint32_t visits;
+};
+Record make_visit_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
+                         std::span<const VisitedMove> moves, float q);
+
 // Sets record.result for the side to move `mover` from the game's result (white's view).
 void set_result(Record& record, Color mover, GameResult result);
 

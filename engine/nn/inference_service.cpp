@@ -15,7 +15,9 @@ InferenceService::InferenceService(std::unique_ptr<Evaluator> backend,
     throw std::invalid_argument("InferenceService: max_batch must be >= 1");
   if (config_.max_wait_us < 0)
     throw std::invalid_argument("InferenceService: max_wait_us must be >= 0");
-  worker_ = std::thread([this] { run(); });
+  if (config_.in_flight < 1)
+    throw std::invalid_argument("InferenceService: in_flight must be >= 1");
+  for (int i = 0; i < config_.in_flight; ++i) workers_.emplace_back([this] { run(); });
 }
 
 InferenceService::~InferenceService() { shutdown(); }
@@ -28,7 +30,8 @@ void InferenceService::shutdown() {
     stopping_ = true;
   }
   wake_.notify_all();
-  if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
+  for (std::thread& w : workers_)
+    if (w.joinable() && w.get_id() != std::this_thread::get_id()) w.join();
 }
 
 void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group) {
@@ -105,15 +108,22 @@ void InferenceService::run() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
-      if (queue_.empty()) return;  // stopping, nothing left
-      // Fill up until the oldest request has waited max_wait (or we are draining).
-      const auto deadline = queue_.front().submitted + max_wait;
-      wake_.wait_until(lock, deadline, [&] { return queue_.size() >= max_batch || stopping_; });
+      // Fill up until the oldest request has waited max_wait (or we are draining). The oldest
+      // is looked up again after each wake: another worker may have taken the batch.
+      for (;;) {
+        wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+        if (queue_.empty()) return;  // stopping, nothing left
+        const auto deadline = queue_.front().submitted + max_wait;
+        if (queue_.size() >= max_batch || stopping_ || Clock::now() >= deadline) break;
+        wake_.wait_until(lock, deadline, [&] { return queue_.size() >= max_batch || stopping_; });
+      }
       const std::size_t n = std::min(max_batch, queue_.size());
       batch.assign(std::make_move_iterator(queue_.begin()),
                    std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(n)));
       queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+      if (running_++ == 0) busy_since_ = Clock::now();
+      // What is left is the next batch: another worker may start gathering it now.
+      if (!queue_.empty() && config_.in_flight > 1) wake_.notify_one();
     }
     const auto started = Clock::now();
     double waited_us = 0.0;
@@ -141,6 +151,8 @@ void InferenceService::run() {
       if (error) failed_ += batch.size();
       queue_wait_us_sum_ += waited_us;
       forward_us_sum_ += forward_us;
+      if (--running_ == 0)
+        busy_us_ += std::chrono::duration<double, std::micro>(Clock::now() - busy_since_).count();
     }
     finish(batch, error);
     batch.clear();
@@ -178,7 +190,28 @@ InferenceStats InferenceService::stats() const {
     s.mean_fill_ratio = s.mean_batch_fill / config_.max_batch;
     s.mean_forward_us = forward_us_sum_ / static_cast<double>(batches_);
   }
+  s.busy_seconds = busy_us_ * 1e-6;
   if (positions_ > 0) s.mean_queue_wait_us = queue_wait_us_sum_ / static_cast<double>(positions_);
+  return s;
+}
+
+InferenceStats combine_stats(const std::vector<InferenceStats>& all, int max_batch) {
+  InferenceStats s;
+  double wait_sum = 0, forward_sum = 0;
+  for (const InferenceStats& x : all) {
+    s.positions += x.positions;
+    s.batches += x.batches;
+    s.failed += x.failed;
+    s.busy_seconds += x.busy_seconds;
+    wait_sum += x.mean_queue_wait_us * static_cast<double>(x.positions);
+    forward_sum += x.mean_forward_us * static_cast<double>(x.batches);
+  }
+  if (s.batches > 0) {
+    s.mean_batch_fill = static_cast<double>(s.positions) / static_cast<double>(s.batches);
+    s.mean_fill_ratio = s.mean_batch_fill / std::max(1, max_batch);
+    s.mean_forward_us = forward_sum / static_cast<double>(s.batches);
+  }
+  if (s.positions > 0) s.mean_queue_wait_us = wait_sum / static_cast<double>(s.positions);
   return s;
 }
 

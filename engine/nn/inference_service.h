@@ -4,8 +4,10 @@
 // network (one GPU, or the CPU's oneDNN kernels at their efficient batch size) serves all.
 //
 // A batch closes when it holds max_batch positions or when its oldest position has waited
-// max_wait_us, whichever comes first. Thread-safe; itself an Evaluator, so the search can use
-// it wherever it would use the backend.
+// max_wait_us, whichever comes first. `in_flight` worker threads each run one batch at a time,
+// so with 2 the host gathers (and the backend encodes) the next batch while the device runs
+// the current one; 1 is right for a CPU backend, which has no device to keep busy. Thread-safe;
+// itself an Evaluator, so the search can use it wherever it would use the backend.
 
 #include <chrono>
 #include <condition_variable>
@@ -23,12 +25,13 @@
 
 namespace zh {
 
-// Filled from the evaluator options (engine/evaluator_options.h), where the defaults live.
+// Filled from the evaluator options (engine/evaluator_loader.h), where the defaults live.
 struct InferenceServiceConfig {
   int max_batch;
   // Long enough for a few search threads to add their leaves, short against a CPU forward
   // pass of a 6x64 net at batch 16 (~6 ms); see README "Performance" for the measurement.
   int max_wait_us;
+  int in_flight = 1;  // batches run at once (worker threads), >= 1
 };
 
 // Counters for metrics; all since construction.
@@ -40,11 +43,17 @@ struct InferenceStats {
   double mean_fill_ratio = 0.0;     // mean_batch_fill / max_batch
   double mean_queue_wait_us = 0.0;  // per position: submission -> its batch starts
   double mean_forward_us = 0.0;     // per batch: the backend's evaluate()
+  double busy_seconds = 0.0;        // wall time during which at least one batch ran
 };
+
+// Several services' figures as one (devices side by side): sums, and means weighted by batches
+// and positions; busy_seconds is the sum (device-seconds).
+InferenceStats combine_stats(const std::vector<InferenceStats>& all, int max_batch);
 
 class InferenceService final : public Evaluator {
  public:
-  // Throws std::invalid_argument for a null backend, max_batch < 1 or max_wait_us < 0.
+  // Throws std::invalid_argument for a null backend, max_batch < 1, max_wait_us < 0 or
+  // in_flight < 1.
   InferenceService(std::unique_ptr<Evaluator> backend, InferenceServiceConfig config);
   // Completes every request already submitted, then stops the worker.
   ~InferenceService() override;
@@ -52,6 +61,8 @@ class InferenceService final : public Evaluator {
   InferenceService& operator=(const InferenceService&) = delete;
 
   std::string name() const override;
+  // The backend behind the service (for tools that report on it, e.g. the sim's capacity).
+  const Evaluator& backend() const { return *backend_; }
 
   // Blocking: evaluates the inputs (a single position or a small batch; they may be spread
   // over several backend batches) and returns when all are done. Rethrows the backend's
@@ -104,8 +115,11 @@ class InferenceService final : public Evaluator {
   // Counters (guarded by mutex_).
   std::uint64_t positions_ = 0, batches_ = 0, failed_ = 0;
   double queue_wait_us_sum_ = 0.0, forward_us_sum_ = 0.0;
+  int running_ = 0;  // batches in the backend now
+  Clock::time_point busy_since_{};
+  double busy_us_ = 0.0;
 
-  std::thread worker_;  // last: starts after everything above is initialised
+  std::vector<std::thread> workers_;  // last: start after everything above is initialised
 };
 
 }  // namespace zh

@@ -31,7 +31,8 @@ bool cpu_has_native_bf16() {
 
 std::string resolve_precision(const std::string& requested, bool on_cuda, bool native_bf16) {
   if (requested != "auto") return requested;
-  return !on_cuda && native_bf16 ? "bf16" : "fp32";
+  if (on_cuda) return "fp16";
+  return native_bf16 ? "bf16" : "fp32";
 }
 
 }  // namespace zh

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/nn/backends/material.h"
+#include "engine/nn/backends/sim.h"
 #include "engine/nn/backends/uniform.h"
 
 namespace zh {
@@ -13,7 +14,7 @@ namespace {
 
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, EvaluatorFactory> factories;
+  std::map<std::string, BackendFactory> factories;
 };
 
 // Function-local static: safe to use from other libraries' static initialisers.
@@ -25,6 +26,11 @@ Registry& registry() {
     };
     r->factories["material"] = [](const EvaluatorConfig& config) -> std::unique_ptr<Evaluator> {
       return std::make_unique<MaterialEvaluator>(config.prior_temperature);
+    };
+    r->factories["sim"] = [](const EvaluatorConfig& config) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<SimEvaluator>(
+          SimConfig{config.sim_fixed_us, config.sim_per_position_us, config.sim_fail_after,
+                    config.sim_fail_batches, config.sim_fail_rate});
     };
     return r;
   }();
@@ -50,7 +56,7 @@ std::string torch_missing_reason() {
 
 }  // namespace
 
-bool register_evaluator_backend(const std::string& name, EvaluatorFactory factory) {
+bool register_evaluator_backend(const std::string& name, BackendFactory factory) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   r.factories[name] = factory;
@@ -76,7 +82,7 @@ std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config) {
   if (config.prior_temperature <= 0.0f)
     throw std::runtime_error("prior temperature must be > 0 (got " +
                              std::to_string(config.prior_temperature) + ")");
-  EvaluatorFactory factory = nullptr;
+  BackendFactory factory = nullptr;
   {
     Registry& r = registry();
     std::lock_guard lock(r.mutex);

@@ -1,5 +1,6 @@
 #pragma once
-// Picks an Evaluator backend by name. "uniform" and "material" are always built in; "torch"
+// Picks an Evaluator backend by name. "uniform", "material" and "sim" (a simulated
+// accelerator) are always built in; "torch"
 // is provided by the optional zh_nn_torch library, which registers itself when a program
 // links it (so code that never uses LibTorch does not pay for it).
 
@@ -11,14 +12,21 @@
 
 namespace zh {
 
-// Filled from the evaluator options (engine/evaluator_options.h), where the defaults live.
+// Filled from the evaluator options (engine/evaluator_loader.h), where the defaults live.
 struct EvaluatorConfig {
-  std::string backend;      // "uniform" | "material" | "torch"
+  std::string backend;      // "uniform" | "material" | "sim" | "torch"
   std::string model_path;   // TorchScript file (torch only)
   std::string device;       // "cpu" | "cuda" | "cuda:N"
   std::string precision;    // "fp32" | "fp16" (cuda) | "bf16" (cpu)
   int threads;              // intra-op threads of the torch CPU backend
   float prior_temperature;  // softmax temperature over the legal moves' logits
+  int max_batch = 0;        // the service's max_batch (the torch backend's CUDA buckets)
+  // The simulated accelerator (backend "sim"; engine/nn/backends/sim.h).
+  double sim_fixed_us;
+  double sim_per_position_us;
+  int sim_fail_after;
+  int sim_fail_batches;
+  double sim_fail_rate;
 };
 
 // Builds the backend named by config.backend. Throws std::runtime_error with a message that
@@ -30,9 +38,10 @@ std::vector<std::string> evaluator_backends();
 // Whether make_evaluator() accepts `name` here ("torch" only where LibTorch is linked).
 bool has_evaluator_backend(const std::string& name);
 
-// For optional backend libraries: adds a factory under `name` (replacing any earlier one).
-// Returns true so it can initialise a static registrar.
-using EvaluatorFactory = std::unique_ptr<Evaluator> (*)(const EvaluatorConfig& config);
-bool register_evaluator_backend(const std::string& name, EvaluatorFactory factory);
+// For optional backend libraries: adds a backend factory under `name` (replacing any earlier
+// one). Returns true so it can initialise a static registrar. (A backend factory builds one bare
+// backend; engine/evaluator_loader.h builds the whole evaluator a command uses.)
+using BackendFactory = std::unique_ptr<Evaluator> (*)(const EvaluatorConfig& config);
+bool register_evaluator_backend(const std::string& name, BackendFactory factory);
 
 }  // namespace zh

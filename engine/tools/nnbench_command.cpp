@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/chess/game.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
@@ -228,7 +228,7 @@ void add_nnbench_command(CLI::App& app) {
   cmd->add_option("--model,-m", o->model, "TorchScript model file (.pt)")->required();
   cmd->add_option("--batch,-b", o->batches, "comma-separated batch sizes")->default_str(o->batches);
   // The evaluator's own options under their usual flags: help and default come from the one
-  // declaration (engine/evaluator_options.cpp).
+  // declaration (engine/evaluator_loader.cpp).
   Options declared;
   declare_evaluator_options(declared);
   auto evaluator_flag = [&](const std::string& flags, const std::string& name) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/datagen/shard_io.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/registry.h"

@@ -6,7 +6,7 @@
 
 #include "bot/config/bot_config.h"
 #include "bot/config/config_file.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 #include "engine/search/params.h"
 #include "engine/time/time_manager.h"
 #include "tests/fuzz/fuzz_check.h"

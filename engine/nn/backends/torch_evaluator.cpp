@@ -1,13 +1,15 @@
 #include "engine/nn/backends/torch_evaluator.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <sstream>
@@ -16,9 +18,11 @@
 
 #include "engine/log.h"
 #include "engine/nn/backends/torch_cpu_fusion.h"
+#include "engine/nn/batch_buckets.h"
 #include "engine/nn/encoder.h"
-#include "engine/nn/model_path.h"
+#include "engine/nn/gpu_report.h"
 #include "engine/nn/model_metadata.h"
+#include "engine/nn/model_path.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/precision.h"
 #include "engine/nn/priors.h"
@@ -64,8 +68,8 @@ torch::Device parse_device(const std::string& text) {
     }
     if (!torch::cuda::is_available())
       throw std::runtime_error("device '" + text +
-                               "' requested but LibTorch finds no CUDA device (a CPU-only "
-                               "LibTorch build, or no GPU/driver); use device cpu");
+                               "' requested but LibTorch finds no CUDA device. " +
+                               missing_gpu_hint() + "; or use device cpu");
     const auto count = static_cast<int>(torch::cuda::device_count());
     if (index >= count)
       throw std::runtime_error("device '" + text + "' does not exist: " + std::to_string(count) +
@@ -123,6 +127,30 @@ void use_threads_on_this_thread(int threads) {
 // Set at every load (a process-wide flag; cheap), before the model's first run.
 void disable_cpu_fusion() { torch::jit::overrideCanFuseOnCPU(false); }
 
+// "x.y.z" from CUDA's and cuDNN's integer versions (major*1000+minor*10, major*1000+minor*100
+// +patch for cuDNN 8).
+std::string cuda_version_text(long v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+std::string cudnn_version_text(long v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 100) + "." +
+         std::to_string(v % 100);
+}
+
+// The startup line about a CUDA device: its name, capability and memory, CUDA and cuDNN.
+std::string describe_cuda_device(int index) {
+  std::string text = describe_gpu(index);
+  try {
+    const auto& hooks = at::detail::getCUDAHooks();
+    text += "; CUDA runtime " + cuda_version_text(hooks.versionCUDART());
+    text += hooks.hasCuDNN() ? "; cuDNN " + cudnn_version_text(hooks.versionCuDNN())
+                             : std::string("; no cuDNN");
+  } catch (const std::exception& e) {
+    text += "; CUDA versions unknown (" + torch_message(e) + ")";
+  }
+  return text;
+}
+
 struct Heads {
   at::Tensor value;
   at::Tensor policy;
@@ -173,18 +201,58 @@ int64_t first_conv_planes(const torch::jit::Module& module) {
 
 }  // namespace
 
+// Host input buffers, allocated once and reused: each call encodes straight into one (pinned
+// memory on CUDA, so the copy to the device runs asynchronously), and several calls at once
+// (the InferenceService's batches in flight) each take their own.
+class HostBuffers {
+ public:
+  void init(int rows, bool pinned) {
+    rows_ = rows;
+    pinned_ = pinned;
+  }
+  // A buffer of rows_ rows, or null when `rows` is more than that (the caller allocates).
+  at::Tensor* acquire(int rows) {
+    if (rows > rows_) return nullptr;
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) {
+      all_.push_back(std::make_unique<at::Tensor>(torch::empty(
+          {rows_, kInputPlanes, 8, 8}, torch::TensorOptions().pinned_memory(pinned_))));
+      return all_.back().get();
+    }
+    at::Tensor* t = free_.back();
+    free_.pop_back();
+    return t;
+  }
+  void release(at::Tensor* t) {
+    if (!t) return;
+    std::lock_guard lock(mutex_);
+    free_.push_back(t);
+  }
+
+ private:
+  int rows_ = 0;
+  bool pinned_ = false;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<at::Tensor>> all_;
+  std::vector<at::Tensor*> free_;
+};
+
 struct TorchEvaluator::Impl {
   mutable torch::jit::Module module;
   torch::Device device{torch::kCPU};
   c10::ScalarType dtype = torch::kFloat;
   float temperature = 1.0f;
   TorchModelInfo info;
+  std::vector<int> buckets;  // batch sizes run on CUDA (padded up); empty on the CPU
+  HostBuffers buffers;
 
   // One forward pass on an encoded CPU batch; returns the heads, still on the device.
   Heads forward(const at::Tensor& cpu_input) const {
     use_threads_on_this_thread(info.threads);
     at::Tensor x = cpu_input;
-    if (device.is_cuda()) x = x.to(device, /*non_blocking=*/false);
+    // From pinned memory the copy is asynchronous; the caller's copy of the results back
+    // waits for it (same stream), so the buffer is free again once evaluate() has its results.
+    if (device.is_cuda()) x = x.to(device, /*non_blocking=*/true);
     if (dtype != torch::kFloat) x = x.to(dtype);
     std::vector<c10::IValue> args{x};
     return split_outputs(module.forward(std::move(args)), info.path);
@@ -295,22 +363,30 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
       m.info.optimization = pass;
       break;
     } catch (const std::exception& e) {
-      log_message(LogLevel::kDebug, std::string("nn: ") + pass + " not applied to " + path + ": " +
-                                         torch_message(e));
+      log_message(LogLevel::kDebug,
+                  std::string("nn: ") + pass + " not applied to " + path + ": " + torch_message(e));
     }
   }
   if (m.info.optimization == "none") m.check(m.module, m.info.device + " " + precision);
 
-  // Warm-up: the profiling executor specialises on its first runs.
+  // Batches on CUDA are padded up to buckets (engine/nn/batch_buckets.h); the CPU runs every
+  // size as it comes (no specialisation pause worth padding for there).
+  const int max_batch = std::max(1, config.max_batch);
+  if (m.device.is_cuda()) m.buckets = batch_buckets(max_batch);
+  m.buffers.init(std::max(max_batch, 16), m.device.is_cuda());
+
+  // Warm-up: the profiling executor specialises on its first runs, per shape: every bucket on
+  // CUDA, the CPU's usual sizes 1 and 16 there.
   {
     c10::InferenceMode guard;
-    const std::vector<EvalInput> inputs(16, EvalInput{Position(), 0});
-    at::Tensor x = torch::empty({16, kInputPlanes, 8, 8});
-    encode_batch(inputs, {x.data_ptr<float>(), static_cast<std::size_t>(16 * kInputSize)});
-    for (int i = 0; i < 2; ++i) {
-      m.forward(x);
-      m.forward(x.narrow(0, 0, 1));
-    }
+    const std::vector<int> sizes = m.device.is_cuda() ? m.buckets : std::vector<int>{16, 1};
+    const int rows = *std::max_element(sizes.begin(), sizes.end());
+    const std::vector<EvalInput> inputs(std::size_t(rows), EvalInput{Position(), 0});
+    at::Tensor x = torch::empty({rows, kInputPlanes, 8, 8});
+    encode_batch(inputs, {x.data_ptr<float>(), static_cast<std::size_t>(rows) * kInputSize});
+    for (int i = 0; i < 2; ++i)
+      for (int b : sizes) m.forward(x.narrow(0, 0, b));
+    if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());
   }
   m.info.load_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -318,11 +394,21 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   std::snprintf(seconds, sizeof seconds, "%.2f", m.info.load_seconds);
   const std::string precision_text =
       precision == config.precision ? precision : precision + " (" + config.precision + ")";
-  log_message(LogLevel::kInfo, "nn: loaded " + path + " on " + m.info.device + " (" +
-                                   precision_text + ", " + std::to_string(m.info.threads) +
-                                   " thread(s), " + m.info.optimization + "), policy " +
-                                   m.info.policy_shape + ", " + seconds + " s; metadata: " +
-                                   (m.info.metadata.empty() ? "none" : m.info.metadata));
+  std::string buckets = "none (CPU)";
+  if (!m.buckets.empty()) {
+    buckets.clear();
+    for (int b : m.buckets) buckets += (buckets.empty() ? "" : ",") + std::to_string(b);
+  }
+  m.info.buckets = buckets;
+  log_message(LogLevel::kInfo,
+              "nn: loaded " + path + " on " + m.info.device + " (" + precision_text + ", " +
+                  std::to_string(m.info.threads) + " thread(s), " + m.info.optimization +
+                  "), policy " + m.info.policy_shape + ", batch buckets " + buckets + ", " +
+                  seconds +
+                  " s; metadata: " + (m.info.metadata.empty() ? "none" : m.info.metadata));
+  if (m.device.is_cuda())
+    log_message(LogLevel::kInfo,
+                "nn: " + describe_cuda_device(m.device.index()) + "; LibTorch " TORCH_VERSION);
 }
 
 TorchEvaluator::~TorchEvaluator() = default;
@@ -333,18 +419,33 @@ void TorchEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evalu
   const auto n = static_cast<int64_t>(inputs.size());
   if (n == 0) return;
   c10::InferenceMode guard;
-  at::Tensor x = torch::empty({n, kInputPlanes, 8, 8});
-  encode_batch(inputs, {x.data_ptr<float>(), static_cast<std::size_t>(n * kInputSize)});
-  const Heads heads = impl_->forward(x);
-  const at::Tensor values = heads.value.reshape({n}).to(torch::kCPU, torch::kFloat).contiguous();
-  const at::Tensor logits =
-      heads.policy.reshape({n, kPolicySize}).to(torch::kCPU, torch::kFloat).contiguous();
+  Impl& m = *impl_;
+  // CUDA: pad up to the bucket, so the network only ever sees the shapes warmed at load.
+  const int64_t rows = m.buckets.empty() ? n : bucket_for(int(n), m.buckets);
+  at::Tensor* buffer = m.buffers.acquire(int(rows));
+  struct Release {
+    HostBuffers& buffers;
+    at::Tensor* t;
+    ~Release() { buffers.release(t); }
+  } release{m.buffers, buffer};
+  at::Tensor x = buffer ? buffer->narrow(0, 0, rows) : torch::empty({rows, kInputPlanes, 8, 8});
+  float* planes = x.data_ptr<float>();
+  encode_batch(inputs, {planes, static_cast<std::size_t>(n * kInputSize)});
+  if (rows > n)  // the padding rows: any valid input; zeros are cheapest
+    std::fill(planes + n * kInputSize, planes + rows * kInputSize, 0.0f);
+  const Heads heads = m.forward(x);
+  const at::Tensor values =
+      heads.value.reshape({rows}).narrow(0, 0, n).to(torch::kCPU, torch::kFloat).contiguous();
+  const at::Tensor logits = heads.policy.reshape({rows, kPolicySize})
+                                .narrow(0, 0, n)
+                                .to(torch::kCPU, torch::kFloat)
+                                .contiguous();
   const float* v = values.data_ptr<float>();
   const float* p = logits.data_ptr<float>();
   for (int64_t i = 0; i < n; ++i) {
     outputs[i].value = std::isfinite(v[i]) ? std::clamp(v[i], -1.0f, 1.0f) : 0.0f;
     legal_move_priors(inputs[i].position, {p + i * kPolicySize, std::size_t(kPolicySize)},
-                      impl_->temperature, outputs[i].priors);
+                      m.temperature, outputs[i].priors);
   }
 }
 

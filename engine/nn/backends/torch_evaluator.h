@@ -26,6 +26,7 @@ struct TorchModelInfo {
   std::string policy_shape;  // "[B,5184]" or "[B,81,8,8]"
   std::string metadata;      // the zhbot.json text, empty when the file has none
   std::string optimization;  // what was applied: "optimize_for_inference", "freeze", "none"
+  std::string buckets;       // batch sizes on CUDA ("1,2,4,...,max_batch"), "none (CPU)"
   int threads = 1;           // intra-op threads (CPU)
   double load_seconds = 0.0;
 };

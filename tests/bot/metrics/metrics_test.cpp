@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 
 #include "bot/metrics/health_probe.h"
@@ -67,6 +68,42 @@ TEST(HealthServer, HealthFollowsTheEventStreamAndMetricsAreServed) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
   EXPECT_NE(r->body.find("zhbot_event_stream_connected 1"), std::string::npos);
+  server.stop();
+}
+
+TEST(HealthServer, AFailingEvaluatorMakesHealthzRedAndShowsInMetrics) {
+  Metrics m;
+  m.set_event_stream_connected(true);
+  std::atomic<bool> healthy{true};
+  m.set_evaluator_source([&] {
+    EvaluatorFigures f;
+    f.healthy = healthy.load();
+    f.failures = healthy.load() ? 0 : 3;
+    f.queue_wait_us = 250;
+    f.forward_us = 1200;
+    return f;
+  });
+  HealthServer server(m, 0);
+  server.start();
+  httplib::Client client("127.0.0.1", server.port());
+  auto r = client.Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  healthy = false;
+  r = client.Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503);
+  EXPECT_NE(r->body.find("evaluator"), std::string::npos);
+  r = client.Get("/metrics");
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->body.find("zhbot_evaluator_healthy 0"), std::string::npos);
+  EXPECT_NE(r->body.find("zhbot_inference_failures_total 3"), std::string::npos);
+  EXPECT_NE(r->body.find("zhbot_inference_queue_wait_us 250"), std::string::npos);
+  EXPECT_NE(r->body.find("zhbot_inference_forward_us 1200"), std::string::npos);
+  healthy = true;
+  r = client.Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
   server.stop();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <mutex>
 #include <random>
@@ -222,7 +223,66 @@ TEST(InferenceServiceTest, DestructorDrainsWhileProducersBlock) {
   EXPECT_EQ(completed.load() + refused.load() <= 200, true);
 }
 
+// Each call waits (bounded) until a second one is running beside it, and records the most
+// calls it saw at once.
+class RendezvousEvaluator final : public Evaluator {
+ public:
+  std::string name() const override { return "rendezvous"; }
+  void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override {
+    std::unique_lock lock(mutex_);
+    ++running_;
+    most_ = std::max(most_, running_);
+    cv_.notify_all();
+    cv_.wait_for(lock, 10s, [&] { return running_ >= 2; });
+    --running_;
+    lock.unlock();
+    MaterialEvaluator().evaluate(inputs, outputs);
+  }
+  int most() const {
+    std::lock_guard lock(mutex_);
+    return most_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  int running_ = 0, most_ = 0;
+};
+
+TEST(InferenceServiceTest, TwoBatchesInFlightRunAtOnce) {
+  auto backend = std::make_unique<RendezvousEvaluator>();
+  RendezvousEvaluator* raw = backend.get();
+  InferenceService service(std::move(backend), {.max_batch = 1, .max_wait_us = 0, .in_flight = 2});
+  const Corpus& c = corpus();
+  auto a = service.submit(c.inputs[0]);
+  auto b = service.submit(c.inputs[1]);
+  EXPECT_TRUE(same(a.get(), c.expected[0]));
+  EXPECT_TRUE(same(b.get(), c.expected[1]));
+  EXPECT_EQ(raw->most(), 2);
+  const InferenceStats s = service.stats();
+  EXPECT_EQ(s.batches, 2u);
+  EXPECT_GT(s.busy_seconds, 0.0);
+}
+
+TEST(InferenceServiceTest, ManyProducersWithTwoBatchesInFlight) {
+  InferenceService service(std::make_unique<ProbeEvaluator>(100us),
+                           {.max_batch = 4, .max_wait_us = 500, .in_flight = 2});
+  const Corpus& c = corpus();
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> producers;
+  for (int t = 0; t < 4; ++t)
+    producers.emplace_back([&, t] {
+      for (std::size_t i = static_cast<std::size_t>(t); i < c.inputs.size(); i += 4)
+        wrong += !same(service.submit(c.inputs[i]).get(), c.expected[i]);
+    });
+  for (auto& p : producers) p.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(service.stats().positions, c.inputs.size());
+}
+
 TEST(InferenceServiceTest, RejectsBadConfig) {
+  EXPECT_THROW(InferenceService(std::make_unique<ProbeEvaluator>(), {4, 10, 0}),
+               std::invalid_argument);
   EXPECT_THROW(InferenceService(nullptr, {4, 10}), std::invalid_argument);
   EXPECT_THROW(InferenceService(std::make_unique<ProbeEvaluator>(), {0, 10}),
                std::invalid_argument);

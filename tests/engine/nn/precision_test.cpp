@@ -24,11 +24,12 @@ TEST(PrecisionTest, ReadsTheFlagsLine) {
   EXPECT_FALSE(cpuinfo_has_native_bf16(""));
 }
 
-TEST(PrecisionTest, AutoIsBf16OnlyOnACpuWithNativeBf16) {
+TEST(PrecisionTest, AutoIsBf16OnACpuWithNativeBf16AndFp16OnCuda) {
   EXPECT_EQ(resolve_precision("auto", /*on_cuda=*/false, /*native_bf16=*/true), "bf16");
   EXPECT_EQ(resolve_precision("auto", false, false), "fp32");
-  EXPECT_EQ(resolve_precision("auto", true, true), "fp32");
-  EXPECT_EQ(resolve_precision("auto", true, false), "fp32");
+  // CUDA: fp16 (tensor cores; lc0 and CrazyAra run their networks in fp16 on GPUs).
+  EXPECT_EQ(resolve_precision("auto", true, true), "fp16");
+  EXPECT_EQ(resolve_precision("auto", true, false), "fp16");
 }
 
 TEST(PrecisionTest, AnExplicitChoiceIsKept) {

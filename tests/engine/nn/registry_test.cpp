@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
 
 namespace zh {
 namespace {

@@ -1,8 +1,6 @@
 // The LibTorch backend against the Python reference outputs (tests/data/nn/reference.json,
 // made by make_test_data.py from the same tiny model), and its refusals of bad model files.
 #include "engine/nn/backends/torch_evaluator.h"
-#include "engine/nn/backends/torch_cpu_fusion.h"
-#include "engine/nn/precision.h"
 
 #include <ATen/Parallel.h>
 #include <gtest/gtest.h>
@@ -20,9 +18,11 @@
 #include <vector>
 
 #include "engine/chess/notation.h"
-#include "engine/evaluator_options.h"
+#include "engine/evaluator_loader.h"
+#include "engine/nn/backends/torch_cpu_fusion.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
+#include "engine/nn/precision.h"
 #include "engine/nn/registry.h"
 #include "nn_test_util.h"
 #include "tests/support/test_paths.h"

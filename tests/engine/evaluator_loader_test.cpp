@@ -1,10 +1,12 @@
-// One evaluator factory for every command: strict (the daemon) and fallback (uci, analyse).
+// One evaluator loader for every command: strict (the daemon) and fallback (uci, analyse).
+#include "engine/evaluator_loader.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "engine/evaluator_options.h"
+#include "engine/engine.h"
 #include "engine/nn/backends/uniform.h"
 
 namespace zh {
@@ -32,7 +34,7 @@ Options evaluator_options(const std::string& backend) {
   return o;
 }
 
-TEST(EvaluatorFactory, StrictModeNamesTheFileAndTheProblem) {
+TEST(EvaluatorLoader, StrictModeNamesTheFileAndTheProblem) {
   const Options o = evaluator_options("broken-net");
   try {
     load_evaluator(o, EvaluatorLoad::kStrict);
@@ -46,7 +48,7 @@ TEST(EvaluatorFactory, StrictModeNamesTheFileAndTheProblem) {
   }
 }
 
-TEST(EvaluatorFactory, FallbackModePlaysMaterialAndWarnsLoudly) {
+TEST(EvaluatorLoader, FallbackModePlaysMaterialAndWarnsLoudly) {
   const LoadedEvaluator e =
       load_evaluator(evaluator_options("broken-net"), EvaluatorLoad::kFallback);
   ASSERT_NE(e.evaluator, nullptr);
@@ -58,7 +60,7 @@ TEST(EvaluatorFactory, FallbackModePlaysMaterialAndWarnsLoudly) {
   EXPECT_NE(e.warnings[1].find("FALLING BACK TO THE MATERIAL EVALUATOR"), std::string::npos);
 }
 
-TEST(EvaluatorFactory, NetworksGoBehindOneServiceWeightlessBackendsDoNot) {
+TEST(EvaluatorLoader, NetworksGoBehindOneServiceWeightlessBackendsDoNot) {
   Options o = evaluator_options("working-net");
   o.set("max_batch", "7");
   const LoadedEvaluator net = load_evaluator(o, EvaluatorLoad::kStrict);
@@ -78,7 +80,7 @@ TEST(EvaluatorFactory, NetworksGoBehindOneServiceWeightlessBackendsDoNot) {
   EXPECT_EQ(shared.evaluator->name(), "batched(material)");
 }
 
-TEST(EvaluatorFactory, TheFallbackOptionPicksTheDaemonsMode) {
+TEST(EvaluatorLoader, TheFallbackOptionPicksTheDaemonsMode) {
   Options o = evaluator_options("material");
   EXPECT_EQ(o.get_string("fallback"), "none");  // a daemon without a network does not start
   EXPECT_EQ(daemon_evaluator_load(o), EvaluatorLoad::kStrict);
@@ -87,7 +89,7 @@ TEST(EvaluatorFactory, TheFallbackOptionPicksTheDaemonsMode) {
   EXPECT_THROW(o.set("fallback", "uniform"), OptionError);
 }
 
-TEST(EvaluatorFactory, DefaultsComeFromTheDeclarations) {
+TEST(EvaluatorLoader, DefaultsComeFromTheDeclarations) {
   const EvaluatorConfig c = default_evaluator_config();
   EXPECT_EQ(c.backend, "material");
   EXPECT_EQ(c.device, "cpu");
@@ -96,6 +98,39 @@ TEST(EvaluatorFactory, DefaultsComeFromTheDeclarations) {
   EXPECT_FLOAT_EQ(c.prior_temperature, 1.0f);
   EXPECT_EQ(default_inference_service_config().max_batch, 32);
   EXPECT_EQ(default_inference_service_config().max_wait_us, 500);
+}
+
+}  // namespace
+}  // namespace zh
+
+namespace zh {
+namespace {
+
+TEST(EvaluatorLoader, ADeviceGetsGpuSizedDefaultsUnlessTheUserSetThem) {
+  Options o;
+  Engine::declare_options(o);
+  apply_device_defaults(o);
+  EXPECT_EQ(o.get_int("threads"), 2);  // the CPU's
+  EXPECT_EQ(o.get_int("batch_size"), 16);
+  EXPECT_EQ(o.get_int("max_batch"), 32);
+  o.set("backend", "sim");    // a device, as torch on cuda is (not linked in this test)
+  o.set("batch_size", "24");  // the user's value stays
+  apply_device_defaults(o);
+  EXPECT_EQ(o.get_int("threads"), 4);
+  EXPECT_EQ(o.get_int("batch_size"), 24);
+  EXPECT_EQ(o.get_int("max_batch"), 256);
+  o.set("backend", "material");
+  apply_device_defaults(o);
+  EXPECT_EQ(o.get_int("threads"), 2);
+  EXPECT_EQ(o.get_int("max_batch"), 32);
+  // The engine applies them as its options change.
+  Engine engine([](const Options&) -> LoadedEvaluator { return {}; });
+  engine.set_option("backend", "sim");
+  EXPECT_EQ(engine.options().get_int("threads"), 4);
+  engine.set_option("threads", "3");
+  engine.set_option("backend", "material");
+  EXPECT_EQ(engine.options().get_int("threads"), 3);
+  EXPECT_EQ(engine.options().get_int("max_batch"), 32);
 }
 
 }  // namespace

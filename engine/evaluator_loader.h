@@ -1,12 +1,14 @@
 #pragma once
-// The evaluator's options (backend, model, device, batching, fallback), each declared once with
-// its default, and the one factory that builds an evaluator from them for every command.
+// The evaluator loader: the evaluator's options (backend, model, device, batching, fallback),
+// each declared once with its default, and load_evaluator(), which builds the evaluator they
+// describe (a backend from the registry, behind an InferenceService) for every command.
 
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "engine/nn/failover_evaluator.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
 #include "engine/options.h"
@@ -23,6 +25,11 @@ EvaluatorFallback evaluator_fallback(const Options& options);
 // The configs as the declarations' defaults fill them (tests, tools).
 EvaluatorConfig default_evaluator_config();
 InferenceServiceConfig default_inference_service_config();
+// GPU-sized values for the options the user did not set (Options::set_default) when the
+// evaluator runs on a device (torch on cuda, sim): search threads 4, batch_size 32 leaves each,
+// max_batch 256; the declared CPU defaults otherwise. Options not declared on `options` are
+// skipped.
+void apply_device_defaults(Options& options);
 // Text that changes whenever an option that needs a new evaluator changes.
 std::string evaluator_signature(const Options& options);
 
@@ -44,6 +51,13 @@ struct LoadedEvaluator {
   // The batching service in front of the backend (null when the backend is called directly:
   // a weightless one, cheap and thread-safe, under kNetworksBatched).
   std::shared_ptr<InferenceService> service;
+  // Every device's service (service is the first); one for a single device.
+  std::vector<std::shared_ptr<InferenceService>> services;
+  // The services' figures together (empty figures when there is none).
+  InferenceStats service_stats() const;
+  // In front of the service when the backend runs on a device (cuda, sim) and `failover` is on:
+  // the evaluator the games use, and the health flag the bot polls. Null otherwise.
+  std::shared_ptr<FailoverEvaluator> failover;
   std::string backend;  // the backend actually loaded ("material" after a fallback)
   // Loud warnings for the user (a fallback); the caller shows them where the user looks.
   std::vector<std::string> warnings;

@@ -1,0 +1,286 @@
+#include "engine/evaluator_loader.h"
+
+#include "engine/log.h"
+#include "engine/nn/device_spread.h"
+#include "engine/nn/failover_evaluator.h"
+#include "engine/option_table.h"
+
+namespace zh {
+
+namespace {
+
+// The network that ships in models/ (its card: models/README.md).
+constexpr const char* kShippedModel = "zhbot-net-2.pt";
+
+// The network where this program can run one; a build without LibTorch plays with the
+// hand-written evaluator (and the daemon says so at start).
+const char* default_backend() { return has_evaluator_backend("torch") ? "torch" : "material"; }
+
+// Built on use: the backend choices are the ones this program registered ("torch" only when
+// linked), which static registration may add after this file's own initialisation.
+OptionTable<EvaluatorConfig> backend_options() {
+  return {
+      "evaluator",
+      {
+          {"backend", &EvaluatorConfig::backend, Choice{default_backend(), evaluator_backends()},
+           "evaluator: torch (a TorchScript network; the default where LibTorch is built "
+           "in), material (hand-written, weak; the default without LibTorch), uniform "
+           "(no knowledge; tests and benchmarks) or sim (a simulated accelerator: "
+           "GPU-like latency without a GPU, for measurements and failure tests)"},
+          {"model", &EvaluatorConfig::model_path, Text{kShippedModel},
+           "TorchScript model file for the torch backend: a path, or a bare file name looked "
+           "up in $ZHBOT_MODEL_DIR, <prefix>/share/zhbot/models and the source tree's models/"},
+          {"device", &EvaluatorConfig::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
+          {"precision", &EvaluatorConfig::precision,
+           Choice{"auto", {"auto", "fp32", "fp16", "bf16"}},
+           "network precision: auto (fp16 on CUDA; bf16 on a CPU with native bf16, else fp32), "
+           "fp32, "
+           "bf16 (CPU) or fp16 (CUDA)"},
+          {"nn_threads", &EvaluatorConfig::threads, Int{1, 1, 256},
+           "intra-op threads of the torch CPU backend"},
+          {"prior_temperature", &EvaluatorConfig::prior_temperature, Float{1.0, 0.01, 10},
+           "softmax temperature of the policy over the legal moves (CrazyAra plays 1.7)"},
+          // The sim defaults: a straight line through lc0's published backend benchmark of
+          // a 10x128 network in fp16 on a TU104 GPU (the die of the Tesla T4):
+          // 1.04 ms at batch 96, 1.90 ms at batch 192 (docs/gpu-engine.md).
+          {"sim_fixed_us", &EvaluatorConfig::sim_fixed_us, Float{190, 0, 1e6},
+           "sim backend (a simulated accelerator): device time per batch in microseconds, "
+           "whatever its size (default: a 10x128 network in fp16 on a TU104 GPU, from lc0's "
+           "backendbench figures in LeelaChessZero/lc0 pull request 1101)"},
+          {"sim_per_position_us", &EvaluatorConfig::sim_per_position_us, Float{8.9, 0, 1e6},
+           "sim backend: device time per position of a batch in microseconds (same source)"},
+          {"sim_fail_after", &EvaluatorConfig::sim_fail_after, Int{0, 0, 1000000000},
+           "sim backend: batches that succeed before injected failures start (0 = none)"},
+          {"sim_fail_batches", &EvaluatorConfig::sim_fail_batches, Int{0, 0, 1000000000},
+           "sim backend: how many batches fail once failures start (0 = every later one); "
+           "the device works again after them"},
+          {"sim_fail_rate", &EvaluatorConfig::sim_fail_rate, Float{0, 0, 1},
+           "sim backend: share of batches that fail at random (deterministic by batch number)"},
+      }};
+}
+
+const OptionTable<InferenceServiceConfig> kServiceOptions{
+    "evaluator",
+    {
+        {"max_batch", &InferenceServiceConfig::max_batch, Int{32, 1, 4096},
+         "largest batch the inference service forms"},
+        {"max_wait_us", &InferenceServiceConfig::max_wait_us, Int{500, 0, 1000000},
+         "how long the inference service waits to fill a batch (microseconds)"},
+        {"batches_in_flight", &InferenceServiceConfig::in_flight, Int{0, 0, 16},
+         "batches the inference service runs at once, so the host prepares one while the "
+         "device runs another: 0 = auto (2 on cuda and sim, 1 on the CPU)"},
+    }};
+
+struct FallbackChoice {
+  EvaluatorFallback fallback;
+};
+
+struct FailoverChoice {
+  bool enabled;
+  int retry_ms;
+};
+
+const OptionTable<FailoverChoice> kFailoverOptions{
+    "evaluator",
+    {
+        {"failover", &FailoverChoice::enabled, Bool{true},
+         "on a device evaluator (cuda, sim): when it fails while running, games go on with a "
+         "fallback (the network on the CPU, else material), the bot reports unhealthy and "
+         "declines new challenges (later) until the device works again"},
+        {"failover_retry_ms", &FailoverChoice::retry_ms, Int{2000, 0, 600000},
+         "how often a failed device is tried again (milliseconds)"},
+    }};
+
+const OptionTable<FallbackChoice> kFallbackOptions{
+    "evaluator",
+    {
+        {"fallback", &FallbackChoice::fallback,
+         Enum<EvaluatorFallback>{
+             "none",
+             {{"none", EvaluatorFallback::kNone}, {"material", EvaluatorFallback::kMaterial}}},
+         "when the evaluator cannot be loaded, `zhbot run` stops with the reason (none) or plays "
+         "with the material evaluator after a loud warning (material); uci and analyse always "
+         "fall back"},
+    }};
+
+std::string describe(const EvaluatorConfig& c) {
+  std::string s = "evaluator '" + c.backend + "'";
+  if (!c.model_path.empty()) s += " (model file '" + c.model_path + "')";
+  return s;
+}
+
+bool weightless(const std::string& backend) {
+  return backend == "uniform" || backend == "material";
+}
+
+// "cuda:0,cuda:1" -> {"cuda:0", "cuda:1"}: one evaluator per device.
+std::vector<std::string> device_list(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (item.empty())
+      throw EvaluatorConfigError("evaluator.device '" + text +
+                                 "': an empty entry (write cpu, cuda, cuda:N or a list "
+                                 "cuda:0,cuda:1)");
+    out.push_back(item);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+// A backend with a device that can fail while running (not the CPU's).
+bool on_device(const EvaluatorConfig& c) {
+  return c.backend == "sim" || (c.backend == "torch" && c.device.rfind("cuda", 0) == 0);
+}
+
+// What games move with while the device is down: the same network on the CPU behind its own
+// service, else the material evaluator.
+std::shared_ptr<Evaluator> make_fallback(const EvaluatorConfig& config, const Options& options,
+                                         std::vector<std::string>& warnings) {
+  if (config.backend == "torch") {
+    EvaluatorConfig cpu = config;
+    cpu.device = "cpu";
+    cpu.precision = "auto";
+    try {
+      InferenceServiceConfig service = kServiceOptions.read(options);
+      service.in_flight = 1;
+      return std::make_shared<InferenceService>(make_evaluator(cpu), service);
+    } catch (const std::exception& e) {
+      warnings.push_back("the network cannot run on the CPU as the failover evaluator (" +
+                         std::string(e.what()) + "); a failing device falls back to material");
+    }
+  }
+  EvaluatorConfig material = config;
+  material.backend = "material";
+  return std::shared_ptr<Evaluator>(make_evaluator(material));
+}
+
+}  // namespace
+
+void declare_evaluator_options(Options& options) {
+  backend_options().declare(options);
+  kServiceOptions.declare(options);
+  kFallbackOptions.declare(options);
+  kFailoverOptions.declare(options);
+}
+
+EvaluatorConfig evaluator_config(const Options& options) {
+  EvaluatorConfig c = backend_options().read(options);
+  c.max_batch = kServiceOptions.read(options).max_batch;
+  return c;
+}
+
+InferenceServiceConfig inference_service_config(const Options& options) {
+  InferenceServiceConfig c = kServiceOptions.read(options);
+  if (c.in_flight == 0) {
+    const EvaluatorConfig e = evaluator_config(options);
+    const bool device = e.backend == "sim" || e.device.rfind("cuda", 0) == 0;
+    c.in_flight = device ? 2 : 1;
+  }
+  return c;
+}
+
+EvaluatorFallback evaluator_fallback(const Options& options) {
+  return kFallbackOptions.read(options).fallback;
+}
+
+EvaluatorConfig default_evaluator_config() { return backend_options().defaults(); }
+
+InferenceServiceConfig default_inference_service_config() {
+  Options options;
+  declare_evaluator_options(options);
+  return inference_service_config(options);
+}
+
+void apply_device_defaults(Options& options) {
+  // The search feeds a GPU threads x batch_size leaves per game; a GPU's throughput keeps
+  // growing to batches of a few hundred (docs/gpu-engine.md), so max_batch lets several games
+  // meet in one batch.
+  struct DeviceDefault {
+    const char* name;
+    const char* gpu;
+  };
+  static constexpr DeviceDefault kGpu[] = {
+      {"threads", "4"}, {"batch_size", "32"}, {"max_batch", "256"}};
+  const bool gpu = on_device(evaluator_config(options));
+  for (const DeviceDefault& d : kGpu) {
+    const Option* o = options.find(d.name);
+    if (o) options.set_default(d.name, gpu ? d.gpu : o->format(o->default_value));
+  }
+}
+
+std::string evaluator_signature(const Options& options) {
+  std::string s;
+  for (const Option& o : options.all())
+    if (o.group == "evaluator") s += o.name + '=' + o.format(o.value) + '\n';
+  return s;
+}
+
+EvaluatorLoad daemon_evaluator_load(const Options& options) {
+  return evaluator_fallback(options) == EvaluatorFallback::kMaterial ? EvaluatorLoad::kFallback
+                                                                     : EvaluatorLoad::kStrict;
+}
+
+LoadedEvaluator load_evaluator(const Options& given, EvaluatorLoad mode, EvaluatorSharing sharing) {
+  Options options = given;
+  apply_device_defaults(options);
+  EvaluatorConfig config = evaluator_config(options);
+  LoadedEvaluator out;
+  std::vector<std::unique_ptr<Evaluator>> backends;
+  try {
+    for (const std::string& device : device_list(config.device)) {
+      EvaluatorConfig one = config;
+      one.device = device;
+      backends.push_back(make_evaluator(one));
+    }
+  } catch (const std::exception& e) {
+    const std::string problem = describe(config) + " cannot be loaded: " + e.what();
+    if (mode == EvaluatorLoad::kStrict)
+      throw EvaluatorConfigError(problem +
+                                 " (fix the evaluator options, or set evaluator.fallback: "
+                                 "material to play with the material evaluator instead)");
+    out.warnings.push_back(problem);
+    out.warnings.push_back("FALLING BACK TO THE MATERIAL EVALUATOR: zhbot will play far weaker");
+    config.backend = "material";
+    backends.clear();
+    backends.push_back(make_evaluator(config));
+  }
+  out.backend = config.backend;
+  if (weightless(config.backend) && sharing == EvaluatorSharing::kNetworksBatched) {
+    out.evaluator = std::shared_ptr<Evaluator>(std::move(backends.front()));
+    return out;
+  }
+  // One service per device; several devices share the games' threads out between them.
+  const InferenceServiceConfig service_config = inference_service_config(options);
+  std::vector<std::shared_ptr<Evaluator>> spread;
+  for (auto& backend : backends) {
+    out.services.push_back(std::make_shared<InferenceService>(std::move(backend), service_config));
+    spread.push_back(out.services.back());
+  }
+  out.service = out.services.front();
+  out.evaluator = out.services.size() == 1
+                      ? std::shared_ptr<Evaluator>(out.service)
+                      : std::shared_ptr<Evaluator>(std::make_shared<DeviceSpread>(spread));
+  const FailoverChoice failover = kFailoverOptions.read(options);
+  if (failover.enabled && on_device(config)) {
+    out.failover = std::make_shared<FailoverEvaluator>(
+        out.evaluator, make_fallback(config, options, out.warnings),
+        std::chrono::milliseconds(failover.retry_ms), [](bool healthy, const std::string& line) {
+          log_message(healthy ? LogLevel::kInfo : LogLevel::kError, line);
+        });
+    out.evaluator = out.failover;
+  }
+  return out;
+}
+
+InferenceStats LoadedEvaluator::service_stats() const {
+  std::vector<InferenceStats> all;
+  for (const auto& s : services) all.push_back(s->stats());
+  return combine_stats(all, service ? service->config().max_batch : 1);
+}
+
+}  // namespace zh
