@@ -70,18 +70,19 @@ check_driver() {  # label unit_text proc
   done < <(cuda_nodes "$3")
 }
 
+expect_line() {  # line, what it is for
+  if grep -qx -- "$1" <<<"$unit"; then ok "$1 ($2)"; else fail "no line $1 ($2)"; fi
+}
 unit=$(cat "$dropin")
-grep -qx 'DevicePolicy=closed' <<<"$unit" && ok "DevicePolicy=closed (nothing else is opened)" ||
-  fail "DevicePolicy=closed missing"
-grep -qx 'PrivateDevices=no' <<<"$unit" && ok "PrivateDevices=no (the host's /dev/nvidia* visible)" ||
-  fail "PrivateDevices=no missing (a private /dev has no /dev/nvidia* at all)"
+expect_line 'DevicePolicy=closed' "nothing but the pseudo devices and those allowed"
+expect_line 'PrivateDevices=no' "the host's /dev/nvidia* visible: a private /dev has none"
 # systemd takes no wildcard in a path: /dev/nvidia* there would match nothing.
 if grep -Eq '^DeviceAllow=/dev/[^ ]*[*?[]' <<<"$unit"; then fail "a DeviceAllow= path has a wildcard"
 else ok "no wildcard in a DeviceAllow= path"; fi
-for name in nvidia-frontend nvidia nvidiactl nvidia-uvm; do
-  grep -qx "DeviceAllow=char-$name rw" <<<"$unit" && ok "group $name allowed" ||
-    fail "group $name not allowed"
-done
+expect_line 'DeviceAllow=char-nvidia-frontend rw' "drivers before 550.40"
+expect_line 'DeviceAllow=char-nvidia rw' "drivers 550.40 and later"
+expect_line 'DeviceAllow=char-nvidiactl rw' "drivers 550.40 and later"
+expect_line 'DeviceAllow=char-nvidia-uvm rw' "unified memory, every driver"
 
 for proc in "$data"/proc-devices-*.txt; do
   label=$(basename "$proc" .txt)
