@@ -278,8 +278,14 @@ else
     note "  compile PTX for minutes at every first start, or not run at all"
     exit 1
   fi
-  for arch in sm_86 sm_89; do  # A10/A40/RTX 30, L4/L40/RTX 40: named, not required
-    grep -qw "$arch" <<<"$sass" || note "note: no machine code for $arch (runs through PTX or sm_80 code)"
+  # Other datacenter GPUs, named, not required: machine code for sm_XY runs on sm_XZ for Z >= Y.
+  for arch in sm_86 sm_89; do  # A10/A40, L4/L40
+    grep -qw "$arch" <<<"$sass" && continue
+    runs=$(tr ' ' '\n' <<<"$sass" | awk -v a="${arch#sm_}" \
+      '/^sm_[0-9]+$/ {v = substr($0, 4); if (int(v / 10) == int(a / 10) && v + 0 <= a + 0) b = $0}
+       END {print b}')
+    if [[ -n $runs ]]; then note "$arch (A10/A40 sm_86, L4/L40 sm_89): runs the $runs machine code"
+    else note "$arch (A10/A40 sm_86, L4/L40 sm_89): PTX only (compiled at first start)"; fi
   done
 
   # ---- 7. Dockerfile.cuda's runtime stage, replayed in a fresh copy of the base ----
