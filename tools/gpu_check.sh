@@ -39,6 +39,7 @@ PYTHON=${PYTHON:-python3}
 OUT_DIR=${OUT_DIR:-}
 ZHBOT=${ZHBOT:-$DIR/build/engine/tools/zhbot}
 SHIPPED_NET=${SHIPPED_NET:-models/zhbot-net-2.pt}
+case "$CARRY" in /*) ;; *) CARRY=$root/$CARRY ;; esac
 export OPENBLAS_NUM_THREADS=1
 case "$SCALE" in
   full)
@@ -97,14 +98,14 @@ tool() {  # the first of the names found: on PATH or beside python3 (pip's cmake
 versions() {  # one line per tool, or "missing"
   local t path
   for t in g++ c++ cmake ninja nvcc nvidia-smi; do
-    if path=$(tool "$t"); then echo "- $t: $("$path" --version 2>&1 | grep -m1 .) ($path)"
+    if path=$(tool "$t"); then echo "- $t: $("$path" --version 2>&1 | grep -m1 -E '[0-9]+\.[0-9]+') ($path)"
     else echo "- $t: missing"; fi
   done
 }
 
 # ---- prepare (on a machine with zhbot's dependencies) ----
 prepare() {
-  local prefix=$CARRY/prefix dir found teacher=${TEACHER:-/usr/games/fairy-stockfish}
+  local prefix=$CARRY/prefix dir found lib teacher=${TEACHER:-/usr/games/fairy-stockfish}
   rm -rf "$CARRY" && mkdir -p "$prefix/include" "$prefix/share/cmake" "$CARRY/bin"
   for lib in nlohmann:nlohmann_json CLI:CLI11; do
     [[ -d /usr/include/${lib%%:*} ]] || die "/usr/include/${lib%%:*} missing (deploy/install-deps.sh)"
@@ -142,11 +143,13 @@ build() {
   # shellcheck disable=SC2086  # GPU_CHECK_CMAKE_ARGS is a list
   if "$cmake" -S . -B "$DIR/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
       -DZH_BUILD_BOT=OFF -DZH_BUILD_TESTS=OFF -DZH_CCACHE=OFF -DZH_WERROR=OFF \
-      -DCMAKE_PREFIX_PATH="$root/$CARRY/prefix;$torch_dir" \
+      -DCMAKE_PREFIX_PATH="$CARRY/prefix;$torch_dir" \
+      -DCMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES="$CARRY/prefix/include" \
       -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$abi" ${GPU_CHECK_CMAKE_ARGS:-} >"$log" 2>&1 &&
     { [[ ${CONFIGURE_ONLY:-0} == 1 ]] ||
       "$cmake" --build "$DIR/build" --target zhbot -j "$(nproc)" >>"$log" 2>&1; }; then
-    status="built: $("$ZHBOT" --version 2>&1 || echo "(configured only)")"
+    status="built: $("$ZHBOT" --version 2>&1 | head -1)"
+    [[ ${CONFIGURE_ONLY:-0} != 1 ]] || status="configured (CONFIGURE_ONLY=1: not compiled)"
   else
     status="FAILED (the last lines of $log below)"
   fi
@@ -156,10 +159,11 @@ build() {
     echo
     versions
     if [[ $status == FAILED* ]]; then echo; echo '```'; tail -25 "$log"; echo '```'; fi
-    echo "- header-only libraries: $(sed -n 's/^nlohmann_json_DIR:[^=]*=//p; s/^CLI11_DIR:[^=]*=//p' \
-      "$DIR/build/CMakeCache.txt" 2>/dev/null | tr '\n' ' ')"
+    echo "- header-only libraries: $CARRY/prefix/include (nlohmann_json from $(sed -n \
+      's/^nlohmann_json_DIR:[^=]*=//p' "$DIR/build/CMakeCache.txt" 2>/dev/null))"
   } | section 10-build
-  [[ $status != FAILED* ]] || { report; die "build failed (log: $log)"; }
+  report
+  [[ $status != FAILED* ]] || die "build failed (log: $log)"
 }
 
 # ---- facts ----
