@@ -258,7 +258,8 @@ games() {
   local out
   { echo "## $GAMES games at once ($DEVICE)"
     echo
-    if ! "$ZHBOT" selfplay --help >/dev/null 2>&1; then
+    # Listed among the subcommands (`zhbot selfplay --help` alone prints the main help, exit 0).
+    if ! "$ZHBOT" --help 2>/dev/null | grep -qE '^ +selfplay( |$)'; then
       echo "not available: this zhbot has no selfplay command (the multi-game workload of the GPU"
       echo "engine work); rerun this stage with a zhbot that has it."
     else
