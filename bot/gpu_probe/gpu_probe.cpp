@@ -46,7 +46,9 @@ bool parse_version(const char* text, int& out) {
   return true;
 }
 
-std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+std::string version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
 
 template <class F>
 F symbol(void* lib, const char* name) {
