@@ -266,8 +266,15 @@ games() {
       echo "\`zhbot selfplay --games $GAMES --nodes $GAME_NODES -o device=$DEVICE\`"
       echo
       echo '```'
-      out=$("$ZHBOT" selfplay --games "$GAMES" --nodes "$GAME_NODES" -o "device=$DEVICE" \
-        -o "model=$SHIPPED_NET" 2>&1) || out+=$'\n(selfplay failed)'
+      # Engine options as the other engine commands take them; should this command not take
+      # them, once more with its own defaults, and both outputs in the report.
+      if ! out=$("$ZHBOT" selfplay --games "$GAMES" --nodes "$GAME_NODES" -o "device=$DEVICE" \
+          -o "model=$SHIPPED_NET" 2>&1); then
+        tail -5 <<<"$out"
+        echo "(selfplay failed with -o device=$DEVICE; again without -o:)"
+        out=$("$ZHBOT" selfplay --games "$GAMES" --nodes "$GAME_NODES" 2>&1) ||
+          out+=$'\n(selfplay failed)'
+      fi
       tail -20 <<<"$out"
       echo '```'
     fi
