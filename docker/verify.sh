@@ -181,7 +181,10 @@ if [[ $kind == cuda ]]; then
     "Suites: $suite $suite-updates" "Components: contrib non-free" \
     "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$root/$sources"
   in_root "apt-get update -q >/dev/null"
-  depends=$(in_root "apt-cache show --no-all-versions nvidia-cudnn | sed -n 's/^Depends: //p'")
+  # The Depends of Debian's package (not of a stand-in an earlier run installed).
+  depends=$(in_root "apt-cache show nvidia-cudnn | awk '/^Version:/ {v = \$2}
+    /^Depends:/ && v !~ /zhbot/ {sub(/^Depends: /, \"\"); print; exit}'")
+  [[ -n $depends ]] || { note "FAILED: no Depends of Debian's nvidia-cudnn (apt-cache show)"; exit 1; }
   pkg=$work/nvidia-cudnn-dummy
   repo=$root/opt/verify-cudnn-repo
   rm -rf "$pkg" "$repo" && mkdir -p "$pkg/DEBIAN" "$repo"
