@@ -321,7 +321,7 @@ else
   # Its size, its largest packages, and what a runtime must not carry.
   size=$(du -sx --block-size=1M "$runtime" | cut -f1)
   note "runtime image size: ${size} MB (du of the replayed stage; cuDNN is a stub here: add the"
-  note "  ~0.9 GB of cuDNN 9.0 libraries for the real image)"
+  note "  size of cuDNN 9.0's shared libraries for the real image)"
   in_runtime "dpkg-query -W -f='\${Installed-Size}\t\${Package}\n' | sort -rn | head -8 |
     awk '{printf \"  %6.0f MB  %s\n\", \$1 / 1024, \$2}'; du -sh /opt/zhbot | sed 's/^/  zhbot: /'" |
     tee -a "$summary" >&2
@@ -341,8 +341,8 @@ else
   note "runtime: no compiler, dpkg-dev, perl, curl, CUDA toolkit, headers or static libraries"
 
   # The entrypoint with the real binaries, as `docker run` without a GPU starts it: the GPU
-  # probe first (what the image does), then zhbot alone (the loader's exit 127): each must park
-  # with one line. The health probe must answer without LibTorch (no daemon: exit 1).
+  # probe first (what the image does), then zhbot alone (Debian's LibTorch loads the driver only
+  # when CUDA is first used, so zhbot starts and stops on its own error: 78): each must park. The health probe must answer without LibTorch (no daemon: exit 1).
   # shellcheck disable=SC2016  # expanded inside the chroot
   in_runtime 'export PATH=/usr/local/bin:$PATH; cd /var/lib/zhbot
     parks() {  # label, env assignments: start the entrypoint, wait for its line, stop it
@@ -360,7 +360,7 @@ else
     }
     echo "zhbot-gpu-probe: $(zhbot-gpu-probe)"
     parks "GPU probe (the image as built)" ZHBOT_GPU_PROBE=zhbot-gpu-probe &&
-      parks "no probe, zhbot exits 127" ZHBOT_GPU_PROBE= &&
+      parks "no probe, zhbot alone" ZHBOT_GPU_PROBE= &&
       echo "zhbot-healthcheck: $(zhbot-healthcheck --config /etc/zhbot/zhbot.yaml --timeout-ms 500 2>&1; echo "(exit $?)")" &&
       echo "zhbot-entrypoint bash -c ...: $(zhbot-entrypoint bash -c "echo passed through")"' |
     tee -a "$summary" >&2 || { note "runtime: FAILED: the entrypoint did not park without a GPU"; exit 1; }
