@@ -10,8 +10,9 @@
 # policies cannot tell exit codes apart, so:
 #   78   the container stays up, parked: the error is in the log, the HEALTHCHECK reports
 #        unhealthy, and nothing restarts until the operator fixes it and recreates it.
-#   127  the loader could not start zhbot (a shared library is missing: in the CUDA image, the
-#        driver's libcuda.so.1 when the container has no GPU): parked the same way, with the fix.
+#   127  the loader could not start zhbot (a shared library is missing, e.g. the driver's
+#        libcuda.so.1 for a LibTorch that links it; Debian's loads it only when CUDA is first
+#        used, so there the GPU probe below is what finds it missing): parked, with the fix.
 #   69,1 exit after a 30 s pause, so `restart: unless-stopped` retries at most twice a minute
 #        (Docker's own backoff resets after 10 s of uptime and would start again at 100 ms).
 #   0    exit at once (a clean drain after `docker stop`).
