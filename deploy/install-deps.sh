@@ -7,7 +7,8 @@
 #   install-deps.sh --image      only what building the zhbot binary needs (image build stage)
 #   install-deps.sh --runtime    only the shared libraries zhbot loads (slim runtime image)
 #   add --cuda                   LibTorch for CUDA instead of CPU (Debian 13 only: contrib and
-#                                non-free are enabled for it; accepts NVIDIA's cuDNN licence)
+#                                non-free are enabled for it; accepts NVIDIA's cuDNN licence;
+#                                on a host with NVIDIA's own driver packages, keeps them)
 #   add --print                  print the package list and exit (installs nothing)
 #
 # Idempotent: checks first and only calls apt-get when something is missing. Works as root or
@@ -15,7 +16,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -99,7 +100,10 @@ tool_packages() {
 }
 
 # What the zhbot binary loads at run time (its readelf NEEDED entries, by package); the names
-# carry the library's ABI version, so they differ between releases.
+# carry the library's ABI version, so they differ between releases. The CUDA LibTorch's own
+# dependencies are libraries too, except nvidia-cudnn (the cuDNN downloader, which needs
+# nvidia-cuda-dev, dpkg-dev and curl): the runtime image takes cuDNN's libraries from the build
+# stage instead (install_cudnn_placeholder below, docker/Dockerfile.cuda).
 runtime_packages() {
   echo ca-certificates libopenblas0 libsystemd0
   case "$codename" in
@@ -173,30 +177,65 @@ accept_cudnn_licence() {
 # CUDA packages' dependencies on them instead (they ask for driver >= 550); the build links
 # against the CUDA toolkit's libcuda stub (docker/build.sh).
 install_host_driver_placeholder() {
-  if dpkg-query -W -f='${Status}' zhbot-host-nvidia-driver 2>/dev/null | grep -q "install ok installed"
-  then
-    return 0
-  fi
-  local dir
-  dir=$(mktemp -d)
-  mkdir -p "$dir/pkg/DEBIAN"
-  printf '%s\n' "Package: zhbot-host-nvidia-driver" "Version: 1.0" "Architecture: all" \
-    "Maintainer: zhbot <zhbot@localhost>" \
+  install_placeholder zhbot-host-nvidia-driver \
     "Provides: libcuda.so.1 (= 550), libcuda-12.4-1, libcuda1-any, libnvidia-ml.so.1 (= 550)" \
     "Description: placeholder: the NVIDIA driver libraries come from the host" \
-    " Mounted into the container by the NVIDIA Container Toolkit at run time." \
-    >"$dir/pkg/DEBIAN/control"
-  dpkg-deb --build "$dir/pkg" "$dir/zhbot-host-nvidia-driver.deb" >/dev/null
-  "${sudo_cmd[@]}" dpkg -i "$dir/zhbot-host-nvidia-driver.deb" >/dev/null
+    " Mounted into the container by the NVIDIA Container Toolkit at run time, or installed on the" \
+    " host from NVIDIA's own packages."
+}
+
+# An empty package NAME whose control fields (the remaining arguments) say what it stands for.
+install_placeholder() {
+  local name=$1 dir
+  shift
+  if dpkg-query -W -f='${Status}' "$name" 2>/dev/null | grep -q "install ok installed"; then
+    return 0
+  fi
+  dir=$(mktemp -d)
+  mkdir -p "$dir/pkg/DEBIAN"
+  printf '%s\n' "Package: $name" "Version: 1.0" "Architecture: all" \
+    "Maintainer: zhbot <zhbot@localhost>" "$@" >"$dir/pkg/DEBIAN/control"
+  dpkg-deb --build "$dir/pkg" "$dir/$name.deb" >/dev/null
+  "${sudo_cmd[@]}" dpkg -i "$dir/$name.deb" >/dev/null
   rm -rf "$dir"
+}
+
+# The runtime image needs cuDNN's shared libraries, not the downloader that installs them with
+# the CUDA toolkit's headers, static libraries and dpkg-dev. The build stage has already fetched
+# cuDNN (docker/build.sh --cuda copies its libraries next to zhbot), so here a placeholder
+# stands for nvidia-cudnn: cuDNN is downloaded once, in the build stage.
+install_cudnn_placeholder() {
+  install_placeholder zhbot-cudnn-from-build \
+    "Provides: nvidia-cudnn (= $cudnn_version), libcudnn.so.9" \
+    "Description: placeholder: cuDNN's libraries come from the image's build stage" \
+    " docker/build.sh --cuda copies them to /opt/zhbot/lib/cudnn."
+}
+# The version of Debian 13's nvidia-cudnn (the cuDNN it downloads).
+cudnn_version=9.0.0.312~cuda12
+
+# On a GPU server (not an image) the driver is whatever the operator installed: Debian's
+# (nvidia-driver, libcuda1) or NVIDIA's own packages (cuda-drivers, libnvidia-compute-NNN from
+# NVIDIA's repository, or the .run installer). libtorch-cuda-2.6 asks for "libcuda1 (>= 525) |
+# libcuda.so.1 (>= 525)"; with NVIDIA's driver installed, apt would satisfy that with Debian's
+# libcuda1 and replace or conflict with NVIDIA's. So when libcuda.so.1 is already there and no
+# Debian package owns it, keep it: the placeholder stands for it, as in the images.
+host_has_foreign_driver() {
+  local lib
+  lib=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 .*x86-64/ {print $NF; exit}')
+  [[ -n $lib ]] || return 1
+  if dpkg-query -S "$(readlink -f "$lib")" 2>/dev/null | grep -q '^libcuda1'; then
+    return 1  # Debian's own driver: apt keeps it as it is
+  fi
+  echo "install-deps: libcuda.so.1 from a driver outside Debian's packages ($lib): keeping it" >&2
 }
 
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 if [[ $cuda -eq 1 ]]; then
   enable_contrib_non_free
-  accept_cudnn_licence
-  if [[ $mode != dev ]]; then install_host_driver_placeholder; fi
+  if [[ $mode != runtime ]]; then accept_cudnn_licence; fi
+  if [[ $mode != dev ]] || host_has_foreign_driver; then install_host_driver_placeholder; fi
+  if [[ $mode == runtime ]]; then install_cudnn_placeholder; fi
 fi
 "${sudo_cmd[@]}" apt-get update -q
 "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -6,7 +6,10 @@
 #
 # Installs the build packages (deploy/install-deps.sh --image), builds the `release` preset
 # without tests, warnings not fatal (a newer compiler must not stop an operator's build), and
-# installs with `cmake --install`: DIR/bin/zhbot and DIR/share/zhbot/models/.
+# installs with `cmake --install`: DIR/bin/zhbot, the probes DIR/bin/zhbot-healthcheck and
+# DIR/bin/zhbot-gpu-probe, and DIR/share/zhbot/models/. With --cuda also DIR/lib/cudnn/: the
+# cuDNN shared libraries (by their SONAME, no headers or static libraries) that nvidia-cudnn
+# downloaded here, for the runtime stage, which does not download them again.
 # Environment: ZH_ARCH (-march level, default x86-64-v3: AVX2/FMA, any x86-64 server of the last
 # decade), ZH_BUILD_JOBS (parallel jobs, default all cores).
 set -euo pipefail
@@ -45,5 +48,13 @@ if [[ $cuda -eq 1 ]]; then
 fi
 
 cmake --preset release "${cmake_args[@]}"
-cmake --build --preset release --target zhbot -j "${ZH_BUILD_JOBS:-$(nproc)}"
+cmake --build --preset release --target zhbot zhbot-healthcheck zhbot-gpu-probe \
+  -j "${ZH_BUILD_JOBS:-$(nproc)}"
 cmake --install build/release --prefix "$prefix"
+if [[ $cuda -eq 1 ]]; then
+  mkdir -p "$prefix/lib/cudnn"
+  # libcudnn.so.9 loads its sub-libraries (libcudnn_ops.so.9, ...) by these names at run time.
+  find /usr/lib -name 'libcudnn*.so.9' -exec cp -L -t "$prefix/lib/cudnn" {} +
+  [[ -e $prefix/lib/cudnn/libcudnn.so.9 ]] ||
+    { echo "build.sh: no libcudnn.so.9 under /usr/lib (nvidia-cudnn not installed?)" >&2; exit 1; }
+fi
