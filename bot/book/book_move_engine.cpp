@@ -125,6 +125,9 @@ void BookMoveEngine::think(const Game& game, const SearchLimits& limits,
     std::string detail;
     const Move m = from_book(pos, detail);
     if (!m.is_null()) {
+      // A ponder search from our last move would run on beside the book: the engine's own
+      // think() ends it, a book answer must too.
+      if (inner_->pondering()) inner_->stop();
       ThinkResult r;
       r.move = m;
       r.best_san = to_san(pos, m);
@@ -157,6 +160,10 @@ void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
   std::string detail;
   const Move m = answer.error.empty() ? from_explorer(answer, pos, detail) : Move();
   if (!m.is_null()) {
+    {
+      std::lock_guard lock(mutex_);
+      if (inner_->pondering()) inner_->stop();
+    }
     ThinkResult r;
     r.move = m;
     r.best_san = to_san(pos, m);
