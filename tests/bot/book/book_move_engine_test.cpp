@@ -50,6 +50,16 @@ TEST(BookMoveEngine, AnswersFromTheBookWithoutSearching) {
   EXPECT_EQ(f.inner->new_games.load(), 1);
 }
 
+TEST(BookMoveEngine, ABookAnswerEndsThePonderSearch) {
+  Fixture f(book_config());
+  f.engine->ponder(game_after("e2e4"));
+  EXPECT_TRUE(f.engine->pondering());
+  f.engine->think(game_after("e2e4"), bot_limits(), f.sink.callback());
+  ASSERT_TRUE(f.sink.wait(0));
+  EXPECT_FALSE(f.engine->pondering());
+  EXPECT_EQ(f.inner->stops.load(), 1);
+}
+
 TEST(BookMoveEngine, PlaysDropsFromTheBook) {
   Fixture f(book_config());
   f.engine->think(game_after("e2e4 d7d5 e4d5 d8d5"), bot_limits(), f.sink.callback());

@@ -74,9 +74,12 @@ class RecordingEngine final : public MoveEngine {
     }
     cv_.notify_all();
   }
-  void ponder(const Game&) override {}
-  void stop() override { ++stops; }
-  bool pondering() const override { return false; }
+  void ponder(const Game&) override { pondering_ = true; }
+  void stop() override {
+    ++stops;
+    pondering_ = false;
+  }
+  bool pondering() const override { return pondering_; }
   std::string description() const override { return "recording"; }
 
   std::optional<Call> wait_think(std::size_t n, std::chrono::milliseconds timeout = 10s) {
@@ -95,6 +98,7 @@ class RecordingEngine final : public MoveEngine {
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<Call> calls_;
+  std::atomic<bool> pondering_{false};
 };
 
 class ScriptedExplorer final : public OpeningExplorer {
