@@ -26,8 +26,7 @@ const OptionTable<BookConfig> kBookOptions{
          "weighted: at random in proportion to the weights (variety); best: the heaviest"},
         {"book_explorer", &BookConfig::explorer, Bool{false},
          "with book_enabled: when the book file has no move, ask lichess's opening explorer "
-         "(crazyhouse games); a "
-         "failure or timeout falls back to the search, which gets the whole remaining clock"},
+         "(crazyhouse games); a failure or timeout falls back to the search at once"},
         {"book_explorer_url", &BookConfig::explorer_url,
          Text{"https://explorer.lichess.ovh/lichess"},
          "opening explorer endpoint (the query ?variant=crazyhouse&fen=... is added); the "

@@ -102,6 +102,9 @@ std::size_t OpeningBook::total_moves() const {
 }
 
 OpeningBook OpeningBook::parse(std::string_view text, const std::string& source) {
+  if (trim(text).empty())
+    throw BookError(source + ": empty file; a zhbot book starts with '" + std::string(kBookHeader) +
+                    "'");
   OpeningBook book;
   std::unordered_map<std::string, std::size_t> first_line;  // key -> line it was defined on
   bool header_seen = false;

@@ -32,7 +32,7 @@ TEST(PgnReader, ReadsTagsAndTheMainLineSkippingCommentsVariationsAndNags) {
   EXPECT_EQ(g->result, "1-0");
   auto h = reader.next();
   ASSERT_TRUE(h);
-  EXPECT_EQ(h->line, 9u);
+  EXPECT_EQ(h->line, 10u);
   EXPECT_EQ(h->tags["Event"], "second");
   EXPECT_EQ(h->moves, std::vector<std::string>{"d4"});
   EXPECT_EQ(h->result, "*");
