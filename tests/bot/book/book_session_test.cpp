@@ -173,8 +173,8 @@ TEST_F(BookSessionTest, BookMovesAreSentLoggedAndMarkedInThePgnThenTheSearchTake
 
 TEST_F(BookSessionTest, AgainstAHumanTheBookMoveKeepsTheMinimumThinkTime) {
   config_.human_min_think_ms = 300;
-  feed(full_line(/*opponent_is_bot=*/false));
   const auto start = std::chrono::steady_clock::now();
+  feed(full_line(/*opponent_is_bot=*/false));
   run_next_result();
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
   EXPECT_EQ(count("move/e2e4"), 1);
