@@ -13,10 +13,10 @@
 namespace zh::bot {
 
 struct PgnMoveNote {
-  std::string label;             // free text before the tags, e.g. "book" for a book move
   std::optional<int> eval_cp;    // White's point of view, centipawns
   std::optional<int> eval_mate;  // moves to mate, White's point of view (negative: Black mates)
   std::optional<std::int64_t> clock_ms;  // the mover's clock after the move
+  std::string label;                     // free text before the tags, e.g. "book" for a book move
 };
 
 struct PgnGame {
