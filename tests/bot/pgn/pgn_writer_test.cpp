@@ -81,7 +81,8 @@ TEST(PgnWriter, RandomCrazyhouseGamesReadBackMoveForMove) {
     const auto moves = random_game(seed, 120);
     PgnGame g = sample(moves);
     for (std::size_t ply = 0; ply < moves.size(); ply += 2)  // our moves: White's
-      g.notes.resize(ply + 1), g.notes[ply] = {int(ply) - 40, std::nullopt, 180000 - 1000 * ply, ""};
+      g.notes.resize(ply + 1),
+          g.notes[ply] = {int(ply) - 40, std::nullopt, 180000 - 1000 * ply, ""};
     const std::string pgn = write_pgn(g);
     const auto back = reread(pgn, "1-0");
     ASSERT_EQ(back.size(), moves.size()) << pgn;
