@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   targets=(fuzz_events fuzz_fen fuzz_move_text fuzz_config fuzz_model_metadata fuzz_state_file
-    fuzz_training_record)
+    fuzz_training_record fuzz_book)
 fi
 failed=0
 summary=()

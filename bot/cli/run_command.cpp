@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "bot/book/book_move_engine.h"
 #include "bot/cli/commands.h"
 #include "bot/config/config_file.h"
 #include "bot/config/load_config.h"
@@ -164,15 +165,30 @@ void add_run_command(CLI::App& app) {
       throw tools::CommandExit(bot::kExitConfig, e.what());
     }
     evaluator.warnings.clear();  // logged once above, not again by every game's engine
+    std::shared_ptr<const bot::BookSources> book_sources;
+    try {
+      book_sources = bot::load_book_sources(config.bot.book);
+    } catch (const book::BookError& e) {
+      throw tools::CommandExit(bot::kExitConfig, e.what());  // a bad book file: fix it first
+    }
+    if (book_sources && book_sources->book)
+      spdlog::info("opening book {}: {} positions, used up to ply {}", config.bot.book.file,
+                   book_sources->book->positions(), config.bot.book.max_ply);
+    if (book_sources && book_sources->explorer)
+      spdlog::info("opening explorer {} (timeout {} ms)", config.bot.book.explorer_url,
+                   config.bot.book.explorer_timeout_ms);
     Options engine_options;
     Engine::declare_options(engine_options);
     apply_device_defaults(config.options);  // GPU-sized threads and batches on a device
     const Options& all = config.options;
-    auto make_engine = [evaluator, engine_options, &all]() -> std::unique_ptr<bot::MoveEngine> {
+    auto make_engine = [evaluator, engine_options, &all,
+                        book_sources]() -> std::unique_ptr<bot::MoveEngine> {
       auto engine = std::make_unique<Engine>([evaluator](const Options&) { return evaluator; });
       for (const auto& o : engine_options.all())
         engine->set_option(o.name, all.at(o.name).format(all.at(o.name).value));
-      return std::make_unique<bot::EngineAdapter>(std::move(engine));
+      auto adapter = std::make_unique<bot::EngineAdapter>(std::move(engine));
+      if (!book_sources) return adapter;
+      return std::make_unique<bot::BookMoveEngine>(std::move(adapter), book_sources);
     };
 
     bot::Daemon daemon(config.bot, token.token, make_engine);

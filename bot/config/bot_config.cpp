@@ -252,6 +252,7 @@ void BotConfig::declare(Options& o) {
   kChatTemplateOptions.declare(o);
   kChatOptions.declare(o);
   kOperationsOptions.declare(o);
+  BookConfig::declare(o);
 }
 
 BotConfig BotConfig::from(const Options& o) {
@@ -269,6 +270,7 @@ BotConfig BotConfig::from(const Options& o) {
   kChatTemplateOptions.read(o, c.chat);
   kChatOptions.read(o, c);
   kOperationsOptions.read(o, c);
+  c.book = BookConfig::from(o);
   check(c);
   return c;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bot/book/book_config.h"
 #include "bot/challenge_policy/challenge_policy.h"
 #include "bot/desk/matchmaking_options.h"
 #include "engine/options.h"
@@ -59,6 +60,8 @@ struct BotConfig {
   std::string state_dir;  // empty: systemd's $STATE_DIRECTORY, else "state"
   std::string log_level;
   std::string log_format;
+  // book (bot/book/book_config.cpp)
+  BookConfig book;
 
   static void declare(Options& options);
   // Reads the declared options; throws OptionError (naming the key, the value and what is

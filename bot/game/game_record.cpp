@@ -14,7 +14,9 @@ void GameRecord::note_move(int ply, Color us, const ThinkResult& r,
                            std::optional<std::int64_t> clock_after_ms) {
   PgnMoveNote note;
   const int sign = us == kWhite ? 1 : -1;  // the PGN speaks from White's side
-  if (r.mate)
+  if (!r.book.empty())
+    note.label = r.book;  // no search, so no evaluation to show
+  else if (r.mate)
     note.eval_mate = sign * *r.mate;
   else
     note.eval_cp = sign * r.cp;

@@ -31,6 +31,10 @@ struct ThinkResult {
   // overhead breakdown in the debug log.
   TimePoint handed_over{};
   std::string best_san;  // for !eval
+  // A move from the opening book, not a search: where it came from ("book", "explorer"), and
+  // for the log how heavy it was there. Empty after a search. A book result has no value.
+  std::string book;
+  std::string book_detail;
   std::string error;
 };
 

@@ -105,7 +105,8 @@ void SessionCore::on_state(const GameState& s, TimePoint received) {
   if (s.finished()) return finish(s.status, s.winner);
 
   std::optional<OurEvaluation> eval;
-  if (last_result_) eval = OurEvaluation{last_result_->value, last_result_->mate.has_value()};
+  if (last_result_ && last_result_->book.empty())  // a book move carries no evaluation
+    eval = OurEvaluation{last_result_->value, last_result_->mate.has_value()};
   offers_.on_state(s, our_color_, board_.game().position().fullmove_number(), eval);
   opponent_.on_board(board_.plies(), our_turn(), changed);
   if (our_turn() && !thinking_ && !rethink_at_ && sender_.may_send_for(board_.plies()))
@@ -153,7 +154,7 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
   think_failures_ = 0;
   last_result_ = r;
   if (env_.metrics && r.nps > 0) env_.metrics->set_nodes_per_second(double(r.nps));
-  if (resign_.should_resign(board_.plies(), r.value, r.mate)) {
+  if (r.book.empty() && resign_.should_resign(board_.plies(), r.value, r.mate)) {
     const ApiResult res = env_.client->resign(game_id_);
     log_->info("resigning at value {:.3f} ({})", r.value, res.ok() ? "ok" : res.error);
     if (res.ok()) return;
@@ -188,9 +189,13 @@ void SessionCore::handle_sent(const MoveSender::Result& sent) {
       "overhead {:.3f} ms: {:.3f} ms before the search, {:.3f} ms from the engine's "
       "result to the POST, {:.3f} ms inside think()",
       overhead, before_search_ms_, after_ms, overhead - before_search_ms_ - after_ms);
-  log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
-             sent.uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead),
-             sent.post_time.count());
+  if (!r.book.empty())
+    log_->info("played {} from the {} ({}; {} ms, overhead {:.2f} ms, POST {} ms)", sent.uci,
+               r.book, r.book_detail, r.time_ms, std::max(0.0, overhead), sent.post_time.count());
+  else
+    log_->info("played {} (value {:+.3f}, {} nodes, search {} ms, overhead {:.2f} ms, POST {} ms)",
+               sent.uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead),
+               sent.post_time.count());
   maybe_ponder(r.move);
 }
 
@@ -225,7 +230,7 @@ void SessionCore::tick() {
 
 EvalSummary SessionCore::eval_summary() const {
   EvalSummary e;
-  if (!last_result_) return e;
+  if (!last_result_ || !last_result_->book.empty()) return e;  // no evaluation from a book move
   e.available = true;
   e.eval_pawns = last_result_->cp / 100.0;
   e.mate = last_result_->mate;

@@ -44,8 +44,11 @@ std::string eval_text(const PgnMoveNote& n) {
 }
 
 std::string comment(const PgnMoveNote& n) {
-  std::string c;
-  if (n.eval_cp || n.eval_mate) fmt::format_to(std::back_inserter(c), "[%eval {}]", eval_text(n));
+  std::string c = n.label;
+  if (n.eval_cp || n.eval_mate) {
+    if (!c.empty()) c += ' ';
+    fmt::format_to(std::back_inserter(c), "[%eval {}]", eval_text(n));
+  }
   if (n.clock_ms) {
     if (!c.empty()) c += ' ';
     fmt::format_to(std::back_inserter(c), "[%clk {}]", clock_text(*n.clock_ms));

@@ -1,7 +1,8 @@
 #pragma once
 // PGN of a finished lichess game, as lichess exports it (Seven Tag Roster plus the lichess
 // headers, Variant "Crazyhouse"), SAN moves with drops (N@f7+), and on our moves the
-// evaluation and clock comments lichess itself uses: { [%eval 0.35] [%clk 0:02:58] }.
+// evaluation and clock comments lichess itself uses: { [%eval 0.35] [%clk 0:02:58] }; a book
+// move has no evaluation and says where it came from: { book [%clk 0:02:59] }.
 
 #include <cstdint>
 #include <filesystem>
@@ -15,6 +16,7 @@ struct PgnMoveNote {
   std::optional<int> eval_cp;    // White's point of view, centipawns
   std::optional<int> eval_mate;  // moves to mate, White's point of view (negative: Black mates)
   std::optional<std::int64_t> clock_ms;  // the mover's clock after the move
+  std::string label;                     // free text before the tags, e.g. "book" for a book move
 };
 
 struct PgnGame {

@@ -7,39 +7,10 @@
 
 #include "engine/chess/notation.h"
 #include "engine/datagen/labelling.h"
-#include "engine/util/child_process.h"
+#include "engine/datagen/line_source.h"
 
 namespace zh::datagen {
 namespace {
-
-// Lines of a plain file, or of a .gz file through `gzip -dc` (no compression library needed).
-class LineSource {
- public:
-  explicit LineSource(const std::filesystem::path& file) : file_(file.string()) {
-    if (!std::filesystem::exists(file)) throw FormatError("no such file: " + file.string());
-    if (file.extension() == ".gz")
-      gzip_ =
-          std::make_unique<ChildProcess>(std::vector<std::string>{"gzip", "-dc", file.string()});
-    else
-      plain_.open(file);
-    if (!gzip_ && !plain_) throw FormatError("cannot read " + file.string());
-  }
-  bool next(std::string& line) {
-    if (!gzip_) return bool(std::getline(plain_, line));
-    if (gzip_->read_line(line, std::chrono::hours(1)) == ChildProcess::ReadStatus::kLine)
-      return true;
-    // A corrupt or truncated .gz ends early: say so rather than import part of it silently.
-    if (const ExitStatus status = gzip_->wait_exit(); !status.success())
-      throw FormatError(file_ + ": gzip failed (" + status.describe() +
-                        "; corrupt or truncated file); the games before it were imported");
-    return false;
-  }
-
- private:
-  std::string file_;
-  std::unique_ptr<ChildProcess> gzip_;
-  std::ifstream plain_;
-};
 
 GameResult parse_result(const std::string& text) {
   if (text == "1-0") return GameResult::kWhiteWins;

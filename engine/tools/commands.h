@@ -17,6 +17,7 @@ void add_bench_command(CLI::App& app);
 void add_datagen_command(CLI::App& app);
 void add_nneval_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);
+void add_book_command(CLI::App& app);
 
 // Every command above, in the order `zhbot --help` lists them.
 void add_engine_commands(CLI::App& app);

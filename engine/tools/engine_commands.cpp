@@ -11,6 +11,7 @@ void add_engine_commands(CLI::App& app) {
   add_datagen_command(app);
   add_nneval_command(app);
   add_selfplay_command(app);
+  add_book_command(app);
 }
 
 }  // namespace zh::tools

@@ -16,6 +16,7 @@ EmulatorServer::EmulatorServer(World& world) : world_(world) {
   server_.set_tcp_nodelay(true);
   add_api_routes(server_, world_);
   add_admin_routes(server_, world_, *this);
+  add_explorer_routes(server_);
 }
 
 int EmulatorServer::bind(int port) {

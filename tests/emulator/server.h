@@ -35,5 +35,7 @@ class EmulatorServer {
 // Route tables (api_routes.cpp, admin_routes.cpp).
 void add_api_routes(httplib::Server& server, World& world);
 void add_admin_routes(httplib::Server& server, World& world, EmulatorServer& control);
+// A fake opening explorer for the book tests (explorer_routes.cpp).
+void add_explorer_routes(httplib::Server& server);
 
 }  // namespace zh::emulator

@@ -81,7 +81,8 @@ TEST(PgnWriter, RandomCrazyhouseGamesReadBackMoveForMove) {
     const auto moves = random_game(seed, 120);
     PgnGame g = sample(moves);
     for (std::size_t ply = 0; ply < moves.size(); ply += 2)  // our moves: White's
-      g.notes.resize(ply + 1), g.notes[ply] = {int(ply) - 40, std::nullopt, 180000 - 1000 * ply};
+      g.notes.resize(ply + 1),
+          g.notes[ply] = {int(ply) - 40, std::nullopt, 180000 - 1000 * ply, ""};
     const std::string pgn = write_pgn(g);
     const auto back = reread(pgn, "1-0");
     ASSERT_EQ(back.size(), moves.size()) << pgn;
@@ -99,8 +100,8 @@ TEST(PgnWriter, HeadersAndCommentsInLichessForm) {
   PgnGame g = sample({"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "g1f3", "g8f6", "f1c4",
                       "c8g4", "e1h1", "P@h3"});
   g.notes.resize(11);
-  g.notes[0] = {35, std::nullopt, 178000};
-  g.notes[10] = {std::nullopt, 3, 3723000};
+  g.notes[0] = {35, std::nullopt, 178000, ""};
+  g.notes[10] = {std::nullopt, 3, 3723000, ""};
   const std::string pgn = write_pgn(g);
   for (const char* header :
        {"[Event \"Rated Crazyhouse game\"]", "[Site \"https://lichess.org/abcdefgh\"]",

@@ -1,0 +1,80 @@
+#include "bot/book/opening_explorer.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "tests/bot/support/test_server.h"
+
+namespace zh::bot {
+namespace {
+
+TEST(OpeningExplorer, ParsesTheExplorersMoves) {
+  const ExplorerAnswer a = parse_explorer_answer(
+      R"({"white":10,"draws":1,"black":5,"moves":[)"
+      R"({"uci":"e2e4","san":"e4","averageRating":1900,"white":7,"draws":1,"black":2},)"
+      R"({"uci":"N@f3","san":"N@f3","white":3,"draws":0,"black":3}],"topGames":[]})");
+  ASSERT_TRUE(a.error.empty()) << a.error;
+  ASSERT_EQ(a.moves.size(), 2u);
+  EXPECT_EQ(a.moves[0].uci, "e2e4");
+  EXPECT_EQ(a.moves[0].games(), 10);
+  EXPECT_EQ(a.moves[1].uci, "N@f3");
+  EXPECT_EQ(a.moves[1].black, 3);
+}
+
+TEST(OpeningExplorer, NamesAnAnswerItCannotRead) {
+  EXPECT_NE(parse_explorer_answer("<html>").error.find("unexpected explorer answer"),
+            std::string::npos);
+  EXPECT_FALSE(parse_explorer_answer(R"({"moves":[{"san":"e4"}]})").error.empty());
+  EXPECT_FALSE(parse_explorer_answer(R"({"moves":[{"uci":"e2e4","white":-1}]})").error.empty());
+  EXPECT_TRUE(parse_explorer_answer(R"({"moves":[]})").error.empty());
+}
+
+TEST(OpeningExplorer, AsksForCrazyhouseWithTheFenAndNoToken) {
+  test::TestServer server;
+  std::mutex mutex;
+  std::string variant, fen, authorization = "unset";
+  server.server().Get(
+      "/explorer/lichess", [&](const httplib::Request& req, httplib::Response& res) {
+        std::lock_guard lock(mutex);
+        variant = req.get_param_value("variant");
+        fen = req.get_param_value("fen");
+        authorization = req.get_header_value("Authorization");
+        res.set_content(R"({"moves":[{"uci":"e2e4","white":5,"draws":0,"black":1}]})",
+                        "application/json");
+      });
+  server.start();
+  HttpOpeningExplorer explorer(server.base_url() + "/explorer/lichess", Millis(5000));
+  const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1";
+  const ExplorerAnswer a = explorer.query(start);
+  ASSERT_TRUE(a.error.empty()) << a.error;
+  ASSERT_EQ(a.moves.size(), 1u);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(variant, "crazyhouse");
+  EXPECT_EQ(fen, start);
+  EXPECT_EQ(authorization, "");
+}
+
+TEST(OpeningExplorer, ReportsErrorsAndTimeouts) {
+  test::TestServer server;
+  std::atomic<bool> slow{false};
+  server.server().Get("/lichess", [&](const httplib::Request&, httplib::Response& res) {
+    if (slow) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      res.set_content(R"({"moves":[]})", "application/json");
+      return;
+    }
+    res.status = 429;
+    res.set_content(R"({"error":"too many requests"})", "application/json");
+  });
+  server.start();
+  HttpOpeningExplorer explorer(server.base_url() + "/lichess", Millis(200));
+  EXPECT_EQ(explorer.query("8/8/8/8/8/8/8/K6k/ w - - 0 1").error, "HTTP 429");
+  slow = true;
+  const ExplorerAnswer timed_out = explorer.query("8/8/8/8/8/8/8/K6k/ w - - 0 1");
+  EXPECT_NE(timed_out.error.find("no answer"), std::string::npos) << timed_out.error;
+}
+
+}  // namespace
+}  // namespace zh::bot
