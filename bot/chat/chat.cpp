@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+
 #include "engine/util/strings.h"
 
 namespace zh::bot {

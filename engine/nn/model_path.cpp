@@ -14,7 +14,8 @@ std::vector<std::string> model_directories() {
   if (const char* env = std::getenv("ZHBOT_MODEL_DIR"); env && *env) dirs.emplace_back(env);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) dirs.push_back((exe.parent_path().parent_path() / "share" / "zhbot" / "models").string());
+  if (!ec)
+    dirs.push_back((exe.parent_path().parent_path() / "share" / "zhbot" / "models").string());
 #ifdef ZH_INSTALL_MODEL_DIR
   dirs.emplace_back(ZH_INSTALL_MODEL_DIR);
 #endif

@@ -71,9 +71,9 @@ TEST(ShardIo, ANewRunAddsShardsAndOverwritesNone) {
 // a pattern.
 TEST(ShardIo, NumberingContinuesAfterOwnShardsOnly) {
   const fs::path dir = fresh_dir("numbering");
-  for (const char* name : {"a+b-000003.zhrec", "a+b-000007.zhrec.tmp", "aab-000042.zhrec",
-                           "a+b-99999999999999.zhrec", "a+b-000050.zhrec.bak", "a+b-.zhrec",
-                           "a+b-0x20.zhrec", "a+b000060.zhrec"})
+  for (const char* name :
+       {"a+b-000003.zhrec", "a+b-000007.zhrec.tmp", "aab-000042.zhrec", "a+b-99999999999999.zhrec",
+        "a+b-000050.zhrec.bak", "a+b-.zhrec", "a+b-0x20.zhrec", "a+b000060.zhrec"})
     std::ofstream(dir / name) << "x";
   { ShardWriter(dir, "a+b", 100, 0.0f).add_game(game(1, 2)); }
   EXPECT_TRUE(fs::exists(dir / "a+b-000008.zhrec"));
