@@ -114,15 +114,6 @@ TEST(EmulatorApi, IllegalAndOutOfTurnMovesAreRefusedWith400) {
   EXPECT_EQ(g["rejected_moves"], 3);
 }
 
-// Polls `pred` for up to 30 s (real time): an event the test waits for, not a time it measures.
-bool within_30s(const std::function<bool()>& pred) {
-  for (int i = 0; i < 3000; ++i) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
-}
-
 TEST(EmulatorApi, EventStreamSendsHeartbeatsAndANewOneClosesTheOld) {
   EmulatorProcess emu;
   NdjsonStream first(emu.port(), "/api/stream/event");

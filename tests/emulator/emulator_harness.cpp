@@ -227,6 +227,14 @@ std::vector<Json> NdjsonStream::json_lines() const {
   return lines_;
 }
 
+bool within_30s(const std::function<bool()>& pred) {
+  for (int i = 0; i < 3000; ++i) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return pred();
+}
+
 std::string accept_new_challenge(EmulatorProcess& emu, NdjsonStream& events, const Json& spec) {
   const Json c = emu.admin_post("/admin/challenge", spec);
   if (!c.contains("id")) throw std::runtime_error("challenge refused: " + c.dump());

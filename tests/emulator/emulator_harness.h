@@ -96,6 +96,9 @@ class NdjsonStream {
 // waits for its gameStart; returns the game id. Throws when any step fails.
 std::string accept_new_challenge(EmulatorProcess& emu, NdjsonStream& events, const Json& spec);
 
+// Polls `pred` for up to 30 s (real time): an event the test waits for, not a time it measures.
+bool within_30s(const std::function<bool()>& pred);
+
 // The bot's stand-in mover: a random legal move in the position after `moves` (lichess text).
 std::string random_legal_move(const std::string& moves, unsigned seed);
 
