@@ -196,18 +196,29 @@ InferenceServiceConfig default_inference_service_config() {
   return inference_service_config(options);
 }
 
+namespace {
+
+// The search feeds a GPU threads x batch_size leaves per game; a GPU's throughput keeps growing
+// to batches of a few hundred (docs/gpu-engine.md), so max_batch lets several games meet in one
+// batch.
+struct DeviceDefault {
+  std::string_view name;
+  const char* gpu;
+};
+constexpr DeviceDefault kGpuDefaults[] = {
+    {"threads", "4"}, {"batch_size", "32"}, {"max_batch", "256"}};
+
+}  // namespace
+
+const char* gpu_default(std::string_view option_name) {
+  for (const DeviceDefault& d : kGpuDefaults)
+    if (d.name == option_name) return d.gpu;
+  return nullptr;
+}
+
 void apply_device_defaults(Options& options) {
-  // The search feeds a GPU threads x batch_size leaves per game; a GPU's throughput keeps
-  // growing to batches of a few hundred (docs/gpu-engine.md), so max_batch lets several games
-  // meet in one batch.
-  struct DeviceDefault {
-    const char* name;
-    const char* gpu;
-  };
-  static constexpr DeviceDefault kGpu[] = {
-      {"threads", "4"}, {"batch_size", "32"}, {"max_batch", "256"}};
   const bool gpu = on_device(evaluator_config(options));
-  for (const DeviceDefault& d : kGpu) {
+  for (const DeviceDefault& d : kGpuDefaults) {
     const Option* o = options.find(d.name);
     if (o) options.set_default(d.name, gpu ? d.gpu : o->format(o->default_value));
   }

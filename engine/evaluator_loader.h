@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/nn/failover_evaluator.h"
@@ -30,6 +31,10 @@ InferenceServiceConfig default_inference_service_config();
 // max_batch 256; the declared CPU defaults otherwise. Options not declared on `options` are
 // skipped.
 void apply_device_defaults(Options& options);
+// The GPU default of an option whose default depends on the device (threads, batch_size,
+// max_batch), or nullptr for any other option. The generated configuration leaves these out,
+// so that each device gets its own default unless the operator pins one.
+const char* gpu_default(std::string_view option_name);
 // Text that changes whenever an option that needs a new evaluator changes.
 std::string evaluator_signature(const Options& options);
 

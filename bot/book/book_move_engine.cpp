@@ -58,10 +58,10 @@ void BookMoveEngine::join_worker() {
   if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
 }
 
-void BookMoveEngine::new_game(bool sample_opening) {
+void BookMoveEngine::new_game() {
   join_worker();
   explorer_done_ = false;
-  inner_->new_game(sample_opening);
+  inner_->new_game();
 }
 
 std::int64_t BookMoveEngine::book_delay_ms(const SearchLimits& limits, Color us) {

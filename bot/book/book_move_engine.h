@@ -46,7 +46,7 @@ class BookMoveEngine final : public MoveEngine {
                  std::uint64_t seed = 0);
   ~BookMoveEngine() override;
 
-  void new_game(bool sample_opening) override;
+  void new_game() override;
   void think(const Game& game, const SearchLimits& limits,
              std::function<void(const ThinkResult&)> done) override;
   void ponder(const Game& game) override;

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "engine/evaluator_loader.h"
+
 namespace zh::bot {
 
 namespace {
@@ -158,7 +160,15 @@ std::string render_config(const Options& options, bool with_comments) {
       }
       const std::string value = o.format(o.value);
       const bool text = o.type == OptionType::kString || o.type == OptionType::kCombo;
-      os << "  " << o.name << ": " << (text ? quote(value) : value) << "\n";
+      // A device-dependent default is shown, not set: a file that set it would pin the CPU
+      // value on a GPU as well.
+      const char* gpu = with_comments ? gpu_default(o.name) : nullptr;
+      if (gpu)
+        os << "  # default " << value << " on a CPU, " << gpu
+           << " on a GPU (cuda, sim); uncomment to pin one value for every device\n  # ";
+      else
+        os << "  ";
+      os << o.name << ": " << (text ? quote(value) : value) << "\n";
     }
   }
   return os.str();

@@ -21,7 +21,10 @@ std::pair<int, std::string> run_zhbot(const std::filesystem::path& dir,
   static int runs = 0;
   const auto log = dir / ("zhbot-book-" + std::to_string(++runs) + ".log");
   args.insert(args.begin(), zh::test::zhbot_bin());
-  ChildProcess p(args, log);
+  ChildOptions options;
+  options.log_file = log;
+  options.own_group = true;
+  ChildProcess p(args, options);
   const auto status = p.wait_exit(60s);
   return {status && status->exited ? status->code : -1, read_text(log)};
 }

@@ -38,7 +38,7 @@ SearchLimits bot_limits() {
 
 TEST(BookMoveEngine, AnswersFromTheBookWithoutSearching) {
   Fixture f(book_config());
-  f.engine->new_game(false);
+  f.engine->new_game();
   f.engine->think(Game(), bot_limits(), f.sink.callback());
   const auto r = f.sink.wait(0);
   ASSERT_TRUE(r);
@@ -177,7 +177,7 @@ TEST(BookMoveEngine, AFailedExplorerFallsBackToTheSearchAndIsNotAskedAgainThisGa
   c.explorer = true;
   auto explorer = std::make_shared<ScriptedExplorer>(answer({}, "HTTP 429"));
   Fixture f(c, explorer, /*with_book=*/false);
-  f.engine->new_game(false);
+  f.engine->new_game();
   SearchLimits l = bot_limits();
   l.human_opponent = true;
   l.min_think_ms = 1000;
@@ -195,7 +195,7 @@ TEST(BookMoveEngine, AFailedExplorerFallsBackToTheSearchAndIsNotAskedAgainThisGa
   ASSERT_TRUE(f.inner->wait_think(1));
   EXPECT_EQ(explorer->queries(), 1u);
   // A new game asks again.
-  f.engine->new_game(false);
+  f.engine->new_game();
   f.engine->think(Game(), bot_limits(), f.sink.callback());
   ASSERT_TRUE(f.inner->wait_think(2));
   EXPECT_EQ(explorer->queries(), 2u);

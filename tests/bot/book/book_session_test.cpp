@@ -13,9 +13,9 @@
 #include "bot/config/load_config.h"
 #include "bot/game/session_core.h"
 #include "tests/bot/book/book_test_support.h"
-#include "tests/bot/support/fake_clock.h"
 #include "tests/bot/support/loopback_client.h"
 #include "tests/bot/support/test_server.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -118,7 +118,7 @@ class BookSessionTest : public ::testing::Test {
   BotConfig config_;
   std::filesystem::path pgn_dir_;
   test::TestServer server_;
-  test::FakeClock clock_;
+  zh::test::FakeClock clock_;
   std::unique_ptr<test::LoopbackClient> lichess_;
   test::RecordingEngine* inner_ = nullptr;
   std::unique_ptr<BookMoveEngine> engine_;

@@ -63,7 +63,7 @@ class RecordingEngine final : public MoveEngine {
     SearchLimits limits;
     std::function<void(const ThinkResult&)> done;
   };
-  void new_game(bool) override { ++new_games; }
+  void new_game() override { ++new_games; }
   void think(const Game& game, const SearchLimits& limits,
              std::function<void(const ThinkResult&)> done) override {
     std::string moves;

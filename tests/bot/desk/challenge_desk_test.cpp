@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <future>
 
-#include "tests/bot/support/fake_clock.h"
 #include "tests/bot/support/loopback_client.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -153,7 +153,7 @@ class ChallengeDeskTest : public ::testing::Test {
   fs::path dir_;
   BotConfig config_;
   test::TestServer server_;
-  test::FakeClock clock_;
+  zh::test::FakeClock clock_;
   Metrics metrics_;
   SessionTable sessions_;
   Recorder calls_;

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "tests/bot/support/fake_clock.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -23,7 +23,7 @@ class GameLedgerTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   fs::path dir_;
-  test::FakeClock clock_;
+  zh::test::FakeClock clock_;
 };
 
 TEST_F(GameLedgerTest, CountsBotGamesOfTheLastDayAcrossARestart) {
