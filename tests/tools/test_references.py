@@ -51,7 +51,7 @@ def outside_references(text):
 class References(unittest.TestCase):
     def test_the_patterns_catch_what_they_are_for(self):
         for text in ("see ../shared/reference/crazyara.md", "# FEN NOTES (see " + SHARED + "x)",
-                     "as reference/crazyhouse-rules.md says", "log in /work/wt/x.txt",
+                     "as reference/crazyhouse-rules.md says", "log in /home/someone/x.txt",
                      "python at /root/.pyenv"):
             self.assertTrue(outside_references(text), text)
         for text in ("docs/crazyhouse-rules.md", "<prefix>/share/zhbot/models",
