@@ -29,7 +29,8 @@ std::string pv_san(Position pos, const std::vector<Move>& pv) {
   std::string out;
   for (Move m : pv) {
     if (!pos.is_legal(m)) break;
-    out += (out.empty() ? "" : " ") + to_san(pos, m);
+    if (!out.empty()) out += ' ';
+    out += to_san(pos, m);
     pos.do_move(m);
   }
   return out;
@@ -73,7 +74,10 @@ void run_analyse(const AnalyseArgs& a) {
   else
     std::printf("score      cp %d (Q %.3f)\n", info.cp, info.q);
   std::string pv_uci;
-  for (Move m : info.pv) pv_uci += (pv_uci.empty() ? "" : " ") + to_uci(m);
+  for (Move m : info.pv) {
+    if (!pv_uci.empty()) pv_uci += ' ';
+    pv_uci += to_uci(m);
+  }
   std::printf("pv         %s\n           %s\n", pv_uci.c_str(), pv_san(pos, info.pv).c_str());
   std::printf("nodes      %lld in %lld ms (%lld nodes/s), %lld network evaluations\n",
               (long long)info.nodes, (long long)info.time_ms, (long long)info.nps,

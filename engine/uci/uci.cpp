@@ -162,8 +162,10 @@ void UciLoop::cmd_position(const std::string& args) {
   if (tokens[0] == "startpos") {
     i = 1;
   } else if (tokens[0] == "fen") {
-    for (i = 1; i < tokens.size() && tokens[i] != "moves"; ++i)
-      fen += (fen.empty() ? "" : " ") + tokens[i];
+    for (i = 1; i < tokens.size() && tokens[i] != "moves"; ++i) {
+      if (!fen.empty()) fen += ' ';
+      fen += tokens[i];
+    }
     if (fen.empty()) throw std::invalid_argument("position fen needs a FEN");
   } else {
     throw std::invalid_argument("position needs 'startpos' or 'fen <FEN>', got '" + tokens[0] +

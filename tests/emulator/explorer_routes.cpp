@@ -23,7 +23,10 @@ using nlohmann::json;
 std::string first_four_fields(const std::string& fen) {
   std::istringstream in(fen);
   std::string field, out;
-  for (int i = 0; i < 4 && in >> field; ++i) out += (out.empty() ? "" : " ") + field;
+  for (int i = 0; i < 4 && in >> field; ++i) {
+    if (!out.empty()) out += ' ';
+    out += field;
+  }
   return out;
 }
 

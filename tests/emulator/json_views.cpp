@@ -271,7 +271,10 @@ json game_export_json(const EmuGame& g, const std::vector<std::string>& san,
     return j;
   };
   std::string moves;
-  for (const auto& m : san) moves += (moves.empty() ? "" : " ") + m;
+  for (const auto& m : san) {
+    if (!moves.empty()) moves += ' ';
+    moves += m;
+  }
   json j = {{"id", s.id},
             {"rated", s.rated},
             {"variant", "crazyhouse"},

@@ -67,7 +67,10 @@ class RecordingEngine final : public MoveEngine {
   void think(const Game& game, const SearchLimits& limits,
              std::function<void(const ThinkResult&)> done) override {
     std::string moves;
-    for (Move m : game.moves()) moves += (moves.empty() ? "" : " ") + to_uci(m);
+    for (Move m : game.moves()) {
+      if (!moves.empty()) moves += ' ';
+      moves += to_uci(m);
+    }
     {
       std::lock_guard lock(mutex_);
       calls_.push_back({moves, limits, std::move(done)});

@@ -34,8 +34,10 @@ Position after(const std::string& uci_moves) {
 
 std::string moves_text(const OpeningBook& book, const Position& pos) {
   std::string s;
-  for (const auto& m : book.moves(pos))
-    s += (s.empty() ? "" : " ") + to_uci(m.move) + ":" + std::to_string(m.weight);
+  for (const auto& m : book.moves(pos)) {
+    if (!s.empty()) s += ' ';
+    s += to_uci(m.move) + ":" + std::to_string(m.weight);
+  }
   return s;
 }
 
