@@ -8,11 +8,6 @@ namespace zh {
 
 namespace {
 
-// The fewest moves to go the sudden-death plan assumes. An expected length under
-// late_game_move (the defaults: 35 and 40) would otherwise plan, near its end, to spend the
-// whole clock on one move; with the defaults this floor rules from move 25 to move 40.
-constexpr int kMinMovesToGo = 10;
-
 const OptionTable<TimeParams> kOptions{
     "time",
     {
@@ -21,6 +16,10 @@ const OptionTable<TimeParams> kOptions{
          "Move_Overhead"},
         {"expected_game_length", &TimeParams::expected_game_length, Int{35, 2, 500},
          "sudden death: the game is planned to last this many of our moves"},
+        {"min_moves_to_go", &TimeParams::min_moves_to_go, Int{10, 1, 500},
+         "sudden death: never plan for fewer moves to go than this before late_game_move "
+         "(without it, a game longer than expected_game_length would spend the whole clock on "
+         "one move)"},
         {"increment_factor", &TimeParams::increment_factor, Float{1.0, 0, 1},
          "share of the increment spent on each move"},
         {"late_game_move", &TimeParams::late_game_move, Int{40, 1, 499},
@@ -83,8 +82,8 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
   if (limits.movestogo > 0) {
     t = remaining / limits.movestogo + inc;
   } else if (move.move_number < p.late_game_move) {
-    // Never fewer than kMinMovesToGo moves to go (see there).
-    t = remaining / std::max(kMinMovesToGo, p.expected_game_length - move.move_number) + inc;
+    const int moves_to_go = std::max(p.min_moves_to_go, p.expected_game_length - move.move_number);
+    t = remaining / moves_to_go + inc;
   } else {
     t = remaining * p.late_game_fraction + inc;
   }

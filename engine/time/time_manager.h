@@ -3,7 +3,8 @@
 // (stop_rules.h) applies the budget while the search runs. Pure apart from the seeded jitter
 // generator, so every case is unit-tested with synthetic clocks.
 //
-//  - sudden death: remaining / (expected_game_length - move) + increment_factor * increment;
+//  - sudden death: remaining / max(min_moves_to_go, expected_game_length - move)
+//    + increment_factor * increment;
 //    from late_game_move on, late_game_fraction * remaining (+ the same increment share);
 //  - moves to go: remaining / moves_to_go + increment_factor * increment;
 //  - the move overhead is subtracted; a hard cap keeps safety_floor_ms on the clock;
@@ -23,6 +24,7 @@ namespace zh {
 struct TimeParams {
   std::int64_t move_overhead_ms;
   int expected_game_length;
+  int min_moves_to_go;
   double increment_factor;
   int late_game_move;
   double late_game_fraction;

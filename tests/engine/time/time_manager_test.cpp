@@ -67,6 +67,17 @@ TEST(TimeManager, AShortExpectedGameNeverPlansTheWholeClock) {
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 10)).target_ms, 4100);
 }
 
+TEST(TimeManager, TheFloorOfMovesToGoIsAnOption) {
+  TimeParams p = formula_params();
+  p.expected_game_length = 30;
+  p.min_moves_to_go = 6;
+  TimeManager tm(p, 1);
+  // 30 - 26 = 4 moves to go would be planned; the floor keeps 6: 60000 / 6 + 1400 - 300.
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 26)).target_ms, 60000 / 6 + 1400 - 300);
+  // Above the floor the expected length rules: 60000 / (30 - 20) + 1400 - 300.
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 20)).target_ms, 60000 / 10 + 1400 - 300);
+}
+
 TEST(TimeManager, Rapid15Plus10) {
   TimeManager tm(formula_params(), 1);
   // 900000 / 50 + 7000 - 300.
@@ -161,6 +172,7 @@ TEST(TimeManager, OptionsAreDeclaredOnce) {
   const TimeParams p = TimeParams::from(o);
   EXPECT_EQ(p.move_overhead_ms, 50);
   EXPECT_EQ(p.expected_game_length, 35);
+  EXPECT_EQ(p.min_moves_to_go, 10);
   EXPECT_DOUBLE_EQ(p.increment_factor, 1.0);
   EXPECT_DOUBLE_EQ(p.jitter, 0.1);
   EXPECT_EQ(o.at("move_overhead_ms").uci_name, "Move_Overhead");
