@@ -19,6 +19,8 @@
 # made again from its seed, the training resumes from its last checkpoint, the match from its
 # last finished game. A lab that is gone is made again from the seeds.
 # Shipping is then a decision, not a step: copy DIR/NAME.pt to models/ and update the card.
+# DATA_ONLY=1 stops after the chunks and the test set: how the bulk of the data is made, a
+# chunk at a time, whenever the machine is free (the chunks are then shared by every run).
 # Usage: tools/next_network.sh [DIR]   (default LAB/NAME; settings from the environment)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,6 +107,10 @@ for ((i = 0; i < CHUNKS; i++)); do
   chunks+=("$DATA_DIR/chunk-$((SEED + i))")
 done
 DIR=$TEST_SET step test-set test_set
+if [[ "${DATA_ONLY:-0}" == 1 ]]; then  # the bulk: only the chunks (and the test set) this time
+  echo "== data only: $CHUNKS chunks of $CHUNK_GAMES games at $NODES nodes in $DATA_DIR"
+  exit 0
+fi
 step train train
 step eval evaluate "$DIR/run/best.ckpt" "$DIR/eval"
 step eval-previous evaluate "$PREVIOUS" "$DIR/eval-previous"

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "engine/book/book_builder.h"
 #include "engine/chess/notation.h"
@@ -28,6 +30,16 @@ std::int64_t ms_since(SteadyTime::time_point start) {
 
 // The explorer is skipped when its whole timeout would be more than this share of our clock.
 constexpr std::int64_t kExplorerClockShare = 20;
+
+// The answer for a move taken from a book source ("book", "explorer") instead of the search.
+ThinkResult book_answer(const Position& pos, Move m, const char* source, std::string detail) {
+  ThinkResult r;
+  r.move = m;
+  r.best_san = to_san(pos, m);
+  r.book = source;
+  r.book_detail = std::move(detail);
+  return r;
+}
 
 }  // namespace
 
@@ -128,11 +140,7 @@ void BookMoveEngine::think(const Game& game, const SearchLimits& limits,
       // A ponder search from our last move would run on beside the book: the engine's own
       // think() ends it, a book answer must too.
       if (inner_->pondering()) inner_->stop();
-      ThinkResult r;
-      r.move = m;
-      r.best_san = to_san(pos, m);
-      r.book = "book";
-      r.book_detail = detail;
+      const ThinkResult r = book_answer(pos, m, "book", std::move(detail));
       const std::int64_t delay = book_delay_ms(limits, pos.side_to_move());
       std::lock_guard lock(join_mutex_);
       worker_ = std::thread([this, r, delay, done] { deliver_after(r, delay, done); });
@@ -164,11 +172,7 @@ void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
       std::lock_guard lock(mutex_);
       if (inner_->pondering()) inner_->stop();
     }
-    ThinkResult r;
-    r.move = m;
-    r.best_san = to_san(pos, m);
-    r.book = "explorer";
-    r.book_detail = detail;
+    ThinkResult r = book_answer(pos, m, "explorer", std::move(detail));
     const std::int64_t delay = book_delay_ms(limits, pos.side_to_move());
     r.time_ms = spent;  // the part of the wait already gone
     deliver_after(r, std::max<std::int64_t>(0, delay - spent), done);

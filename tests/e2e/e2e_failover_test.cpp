@@ -10,18 +10,6 @@ namespace {
 
 using E2eFailover = E2eTest;
 
-std::string wait_declined(Emulator& emu, const std::string& id) {
-  std::string reason;
-  eventually(
-      [&] {
-        const Json c = emu.challenge_state(id);
-        if (c.value("status", "") == "declined") reason = c.value("declineReasonKey", "?");
-        return !reason.empty() || c.value("status", "") == "accepted";
-      },
-      10s);
-  return reason.empty() ? "(not declined: " + emu.challenge_state(id).dump() + ")" : reason;
-}
-
 TEST_F(E2eFailover, AFailingDeviceMovesTheGameToTheFallbackAndDeclinesNewChallenges) {
   start_emulator();
   BotSettings s = settings();
@@ -42,7 +30,7 @@ TEST_F(E2eFailover, AFailingDeviceMovesTheGameToTheFallbackAndDeclinesNewChallen
 
   // A free game slot, but the device is down: later.
   const std::string next = emu_->challenge(challenge_spec("Nia", false, engine_opponent(), 180, 0));
-  EXPECT_EQ(wait_declined(*emu_, next), "later");
+  EXPECT_EQ(declined_reason(next), "later");
 
   const Json g = expect_clean_finish(id, 120s);
   const std::set<std::string> normal_ends = {"mate", "resign", "outoftime", "draw", "stalemate"};

@@ -77,6 +77,19 @@ std::string E2eTest::accepted_game(const std::string& challenge_id,
   return id;
 }
 
+std::string E2eTest::declined_reason(const std::string& challenge_id) {
+  std::string reason;
+  eventually(
+      [&] {
+        const Json c = emu_->challenge_state(challenge_id);
+        if (c.value("status", "") == "declined") reason = c.value("declineReasonKey", "?");
+        return !reason.empty() || c.value("status", "") == "accepted";
+      },
+      10s);
+  return reason.empty() ? "(not declined: " + emu_->challenge_state(challenge_id).dump() + ")"
+                        : reason;
+}
+
 Json E2eTest::expect_clean_finish(const std::string& game_id, std::chrono::milliseconds timeout) {
   const Json g = emu_->wait_finished(game_id, timeout);
   EXPECT_TRUE(game_over(g)) << "game " << game_id << " did not finish: " << g.dump();

@@ -33,6 +33,9 @@ class E2eTest : public ::testing::Test {
   // Waits until the bot has accepted the challenge; returns the game id (fails the test if not).
   std::string accepted_game(const std::string& challenge_id,
                             std::chrono::milliseconds timeout = 15s);
+  // Waits until the challenge is declined or accepted; returns lichess's decline reason key, or
+  // a text saying it was not declined (which no reason key equals).
+  std::string declined_reason(const std::string& challenge_id);
   // Waits for the end of the game and checks what every finished game must satisfy: no move
   // rejected or sent twice, no loss on time, the emulator's PGN and the bot's own PGN file
   // parse with the project's SAN parser and hold exactly the moves played.

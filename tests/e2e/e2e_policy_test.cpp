@@ -7,18 +7,6 @@ namespace {
 
 using E2ePolicy = E2eTest;
 
-std::string wait_declined(Emulator& emu, const std::string& id) {
-  std::string reason;
-  eventually(
-      [&] {
-        const Json c = emu.challenge_state(id);
-        if (c.value("status", "") == "declined") reason = c.value("declineReasonKey", "?");
-        return !reason.empty() || c.value("status", "") == "accepted";
-      },
-      10s);
-  return reason.empty() ? "(not declined: " + emu.challenge_state(id).dump() + ")" : reason;
-}
-
 TEST_F(E2ePolicy, EachBadChallengeIsDeclinedWithItsReasonAndAGoodOneIsAccepted) {
   start_emulator();
   BotSettings s = settings();
@@ -41,17 +29,17 @@ TEST_F(E2ePolicy, EachBadChallengeIsDeclinedWithItsReasonAndAGoodOneIsAccepted) 
   const std::string rated = emu_->challenge(rated_spec);
   const std::string bot = emu_->challenge(challenge_spec("Robo", true, slow_human, 180, 0));
 
-  EXPECT_EQ(wait_declined(*emu_, wrong_variant), "variant");
-  EXPECT_EQ(wait_declined(*emu_, too_fast), "toofast");
-  EXPECT_EQ(wait_declined(*emu_, rated), "casual");
-  EXPECT_EQ(wait_declined(*emu_, bot), "nobot");
+  EXPECT_EQ(declined_reason(wrong_variant), "variant");
+  EXPECT_EQ(declined_reason(too_fast), "toofast");
+  EXPECT_EQ(declined_reason(rated), "casual");
+  EXPECT_EQ(declined_reason(bot), "nobot");
 
   const std::string good =
       accepted_game(emu_->challenge(challenge_spec("Gus", false, slow_human, 180, 0)));
   ASSERT_FALSE(good.empty());
   // The one game slot is taken: the next good challenge is for later.
   const std::string full = emu_->challenge(challenge_spec("Hal", false, slow_human, 180, 0));
-  EXPECT_EQ(wait_declined(*emu_, full), "later");
+  EXPECT_EQ(declined_reason(full), "later");
   EXPECT_EQ(emu_->get("/admin/games").size(), 1u) << "a declined challenge became a game";
   EXPECT_EQ(emu_->game(good).value("status", ""), "started");
 }

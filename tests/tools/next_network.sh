@@ -67,6 +67,13 @@ grep -q "resumed at step" "$dir/train.log" || fail "training did not resume from
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the resumed match does not hold 2 games"
 [[ $(head -1 "$dir/match.jsonl") == "$first_game" ]] || fail "the finished game was replayed"
 
+# DATA_ONLY: one more chunk for the lab, and nothing trained.
+DATA_ONLY=1 CHUNKS=3 bash "$root/tools/next_network.sh" "$work/bulk" > "$work/bulk.log" 2>&1 \
+  || { cat "$work/bulk.log"; fail "the data-only run failed"; }
+[[ -e "$data/chunk-9.done" ]] || fail "DATA_ONLY did not make the third chunk"
+grep -q "chunk-7: done before" "$work/bulk.log" || fail "DATA_ONLY made chunk-7 again"
+[[ ! -e "$work/bulk/train.done" && ! -e "$work/bulk/run" ]] || fail "DATA_ONLY trained a network"
+
 # A missing base set is named, before any work.
 if BASE_DATA=$work/nowhere bash "$root/tools/next_network.sh" "$work/other" > "$work/bad.log" 2>&1; then
   fail "a missing BASE_DATA was accepted"

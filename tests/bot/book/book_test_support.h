@@ -1,7 +1,6 @@
 #pragma once
 // What the book tests share: a thread-safe recording engine (the book answers on its own
-// thread, and its explorer path starts the search from there), a scripted explorer, and a
-// result sink to wait on.
+// thread, and its explorer path starts the search from there) and a scripted explorer.
 
 #include <atomic>
 #include <chrono>
@@ -14,6 +13,7 @@
 
 #include "bot/book/book_move_engine.h"
 #include "engine/chess/notation.h"
+#include "tests/bot/result_sink.h"
 
 namespace zh::bot::test {
 
@@ -26,35 +26,6 @@ inline Game game_after(const std::string& uci_moves) {
   while (in >> m) game.play_uci(m);
   return game;
 }
-
-// Waits for and holds results delivered on any thread.
-class ResultSink {
- public:
-  std::function<void(const ThinkResult&)> callback() {
-    return [this](const ThinkResult& r) {
-      {
-        std::lock_guard lock(mutex_);
-        results_.push_back(r);
-      }
-      cv_.notify_all();
-    };
-  }
-  // The n-th result (0-based), waiting up to a generous bound for it.
-  std::optional<ThinkResult> wait(std::size_t n, std::chrono::milliseconds timeout = 10s) {
-    std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, timeout, [&] { return results_.size() > n; })) return std::nullopt;
-    return results_[n];
-  }
-  std::size_t count() {
-    std::lock_guard lock(mutex_);
-    return results_.size();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<ThinkResult> results_;
-};
 
 class RecordingEngine final : public MoveEngine {
  public:

@@ -5,37 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
+#include <optional>
 
 #include "engine/chess/notation.h"
+#include "tests/bot/result_sink.h"
 
 namespace zh::bot {
 namespace {
 
-using namespace std::chrono_literals;
-
-class Answers {
- public:
-  std::function<void(const ThinkResult&)> callback() {
-    return [this](const ThinkResult& r) {
-      std::lock_guard lock(mutex_);
-      results_.push_back(r);
-      cv_.notify_all();
-    };
-  }
-  std::vector<ThinkResult> wait(std::size_t count) {
-    std::unique_lock lock(mutex_);
-    cv_.wait_for(lock, 20s, [&] { return results_.size() >= count; });
-    return results_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<ThinkResult> results_;
-};
+using test::ResultSink;
 
 std::unique_ptr<Engine> uniform_engine() {
   auto e = std::make_unique<Engine>();
@@ -57,11 +35,11 @@ TEST(EngineAdapter, AnswersTheSessionsGameWithALegalMove) {
   Game game;
   game.play_uci("e2e4");
   game.play_uci("d7d5");
-  Answers answers;
+  ResultSink answers;
   adapter.think(game, playouts(300), answers.callback());
-  const auto results = answers.wait(1);
-  ASSERT_EQ(results.size(), 1u);
-  const ThinkResult& r = results[0];
+  const std::optional<ThinkResult> answer = answers.wait(0);
+  ASSERT_TRUE(answer);
+  const ThinkResult& r = *answer;
   ASSERT_FALSE(r.move.is_null()) << r.error;
   EXPECT_TRUE(game.position().is_legal(r.move)) << to_uci(r.move);
   EXPECT_GT(r.nodes, 0);
@@ -70,7 +48,7 @@ TEST(EngineAdapter, AnswersTheSessionsGameWithALegalMove) {
 }
 
 TEST(EngineAdapter, ThinkingEndsPonderingAndAnswersOnce) {
-  Answers answers;
+  ResultSink answers;
   {
     EngineAdapter adapter(uniform_engine());
     adapter.new_game();
@@ -81,9 +59,9 @@ TEST(EngineAdapter, ThinkingEndsPonderingAndAnswersOnce) {
     game.play_uci("e7e5");  // the opponent's reply: our turn again
     adapter.think(game, playouts(200), answers.callback());
     EXPECT_FALSE(adapter.pondering());
-    EXPECT_EQ(answers.wait(1).size(), 1u);
+    EXPECT_TRUE(answers.wait(0));
   }  // the adapter waits for its engine to be idle: no answer can come after this
-  EXPECT_EQ(answers.wait(1).size(), 1u);  // exactly one answer
+  EXPECT_EQ(answers.count(), 1u);  // exactly one answer
 }
 
 TEST(EngineAdapter, ASearchThatCannotStartStillAnswers) {
@@ -91,12 +69,12 @@ TEST(EngineAdapter, ASearchThatCannotStartStillAnswers) {
     throw std::runtime_error("model file 'x.pt': is corrupt");
   });
   EngineAdapter adapter(std::move(engine));
-  Answers answers;
+  ResultSink answers;
   adapter.think(Game(), playouts(10), answers.callback());
-  const auto results = answers.wait(1);
-  ASSERT_EQ(results.size(), 1u);  // the session would otherwise wait for a move forever
-  EXPECT_TRUE(results[0].move.is_null());
-  EXPECT_NE(results[0].error.find("x.pt"), std::string::npos) << results[0].error;
+  const std::optional<ThinkResult> answer = answers.wait(0);
+  ASSERT_TRUE(answer);  // the session would otherwise wait for a move forever
+  EXPECT_TRUE(answer->move.is_null());
+  EXPECT_NE(answer->error.find("x.pt"), std::string::npos) << answer->error;
 }
 
 }  // namespace

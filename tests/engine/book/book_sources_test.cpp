@@ -9,9 +9,12 @@
 
 #include "engine/chess/notation.h"
 #include "engine/datagen/jsonl_import.h"
+#include "tests/engine/book/position_after.h"
 
 namespace zh::book {
 namespace {
+
+using test::after;
 namespace fs = std::filesystem;
 
 fs::path fresh_dir(const std::string& name) {
@@ -23,14 +26,6 @@ fs::path fresh_dir(const std::string& name) {
 }
 
 void write_file(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
-
-Position after(const std::string& uci_moves) {
-  Position pos;
-  std::istringstream in(uci_moves);
-  std::string m;
-  while (in >> m) pos.do_move(parse_uci(pos, m));
-  return pos;
-}
 
 std::string moves_text(const OpeningBook& book, const Position& pos) {
   std::string s;

@@ -8,19 +8,14 @@
 #include <sstream>
 
 #include "engine/chess/notation.h"
+#include "tests/engine/book/position_after.h"
 
 namespace zh::book {
 namespace {
 
-const std::string kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq -";
+using test::after;
 
-Position after(const std::string& uci_moves) {
-  Position pos;
-  std::istringstream in(uci_moves);
-  std::string m;
-  while (in >> m) pos.do_move(parse_uci(pos, m));
-  return pos;
-}
+const std::string kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq -";
 
 std::string error_of(const std::string& text) {
   try {
