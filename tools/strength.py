@@ -32,6 +32,7 @@ import json
 import math
 import os
 import queue
+import statistics
 import sys
 import threading
 import time
@@ -318,6 +319,17 @@ def play_numbered_game(g, a, b, tc, clock_ms, zhbot, openings, max_plies, refere
     return record
 
 
+def clock_left(results, side):
+    """(median, least) seconds left on `side`'s clock when its games ended, or None when its
+    moves were bounded by nodes or depth (its clock then says nothing). How much of its clock
+    an engine leaves unused is what the time manager is tuned on."""
+    if any(k in GO_LIMITS for k in parse_spec(side)[1]):
+        return None
+    left = [r["clock_ms"]["w" if r["white"] == side else "b"] / 1000.0
+            for r in results if "clock_ms" in r]
+    return (statistics.median(left), min(left)) if left else None
+
+
 def describe(results, a, b):
     n, s, e, lo, hi, _ = summarize(results, a)
     if not n:
@@ -327,6 +339,9 @@ def describe(results, a, b):
     theirs = failure_counts(results, b)
     if any(theirs):  # must be 0 too: a failing opponent makes the score meaningless
         line += "; opponent: illegal %d, time %d, crash %d" % theirs
+    left = clock_left(results, a)
+    if left:
+        line += "; clock left at the end: median %.1f s, least %.1f s" % left
     return line
 
 

@@ -235,6 +235,15 @@ class Score(unittest.TestCase):
         self.assertEqual(strength.failure("crash: fsf:nodes=1 (exited)")[1], "fsf:nodes=1")
         self.assertEqual(strength.failure("time forfeit: zhbot")[1], "zhbot")
 
+    def test_the_clock_left_at_the_end_is_the_measured_sides(self):
+        games = [dict(game(0, True, "1-0"), clock_ms={"w": 12000, "b": 3000}),
+                 dict(game(1, False, "1-0"), clock_ms={"w": 40000, "b": 8000}),
+                 dict(game(2, True, "0-1"), clock_ms={"w": 2000, "b": 50000})]
+        self.assertEqual(strength.clock_left(games, "zhbot"), (8.0, 2.0))
+        self.assertEqual(strength.clock_left(games, "fsf:nodes=1"), None)  # bounded by nodes
+        self.assertIn("clock left at the end: median 8.0 s, least 2.0 s",
+                      strength.describe(games, "zhbot", "fsf:nodes=1"))
+
     def test_a_perfect_score_keeps_a_finite_lower_bound(self):
         n, score, elo, low, high, _ = strength.summarize(
             [game(i, i % 2 == 0, "1-0" if i % 2 == 0 else "0-1") for i in range(20)], "zhbot")
