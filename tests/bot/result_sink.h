@@ -18,11 +18,11 @@ using namespace std::chrono_literals;
 class ResultSink {
  public:
   std::function<void(const ThinkResult&)> callback() {
+    // Notified under the lock: a waiter that returns and destroys the sink cannot do so while
+    // the delivering thread is still inside notify_all.
     return [this](const ThinkResult& r) {
-      {
-        std::lock_guard lock(mutex_);
-        results_.push_back(r);
-      }
+      std::lock_guard lock(mutex_);
+      results_.push_back(r);
       cv_.notify_all();
     };
   }

@@ -62,12 +62,14 @@ class NdjsonStream {
   NdjsonStream(const NdjsonStream&) = delete;
   NdjsonStream& operator=(const NdjsonStream&) = delete;
 
-  // The first JSON line (after those already taken by earlier waits) satisfying `pred`.
+  // The first JSON line (after those already taken by earlier waits) satisfying `pred`. The
+  // default bound only ends a wait for something that never comes: a Fairy-Stockfish opponent
+  // started on a loaded 2-core machine has taken more than 5 s to answer its first move.
   std::optional<Json> wait_for(const std::function<bool(const Json&)>& pred,
-                               std::chrono::milliseconds timeout = 5s);
-  std::optional<Json> wait_type(const std::string& type, std::chrono::milliseconds timeout = 5s);
+                               std::chrono::milliseconds timeout = 30s);
+  std::optional<Json> wait_type(const std::string& type, std::chrono::milliseconds timeout = 30s);
   // Waits until the response is over; true when it ended (cleanly or not) in time.
-  bool wait_ended(std::chrono::milliseconds timeout = 5s);
+  bool wait_ended(std::chrono::milliseconds timeout = 30s);
   bool ended_cleanly() const;  // the server closed it properly (200 and a complete body)
   int status() const;          // HTTP status (0 until known or when the connection broke)
   int heartbeats() const;

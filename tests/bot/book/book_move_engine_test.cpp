@@ -24,9 +24,10 @@ struct Fixture {
     inner = recording.get();
     engine = std::make_unique<BookMoveEngine>(std::move(recording), sources, 42);
   }
+  // The sink outlives the engine: the engine's destructor joins the thread that delivers.
+  ResultSink sink;
   RecordingEngine* inner = nullptr;
   std::unique_ptr<BookMoveEngine> engine;
-  ResultSink sink;
 };
 
 SearchLimits bot_limits() {

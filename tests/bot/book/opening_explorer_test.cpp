@@ -1,8 +1,11 @@
 #include "bot/book/opening_explorer.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#include <atomic>
 #include <mutex>
 
 #include "tests/bot/support/test_server.h"
@@ -56,23 +59,34 @@ TEST(OpeningExplorer, AsksForCrazyhouseWithTheFenAndNoToken) {
   EXPECT_EQ(authorization, "");
 }
 
-TEST(OpeningExplorer, ReportsErrorsAndTimeouts) {
+TEST(OpeningExplorer, ReportsAnHttpError) {
   test::TestServer server;
-  std::atomic<bool> slow{false};
-  server.server().Get("/lichess", [&](const httplib::Request&, httplib::Response& res) {
-    if (slow) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-      res.set_content(R"({"moves":[]})", "application/json");
-      return;
-    }
+  server.server().Get("/lichess", [](const httplib::Request&, httplib::Response& res) {
     res.status = 429;
     res.set_content(R"({"error":"too many requests"})", "application/json");
   });
   server.start();
-  HttpOpeningExplorer explorer(server.base_url() + "/lichess", Millis(200));
+  HttpOpeningExplorer explorer(server.base_url() + "/lichess", Millis(10000));
   EXPECT_EQ(explorer.query("8/8/8/8/8/8/8/K6k/ w - - 0 1").error, "HTTP 429");
-  slow = true;
+}
+
+TEST(OpeningExplorer, ReportsAServerThatNeverAnswers) {
+  // A listening socket that nobody accepts from: the connection is made (the kernel's backlog)
+  // and no answer ever comes, whatever the machine's load, so only the explorer's timeout ends
+  // the query.
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/lichess";
+  HttpOpeningExplorer explorer(url, Millis(200));
   const ExplorerAnswer timed_out = explorer.query("8/8/8/8/8/8/8/K6k/ w - - 0 1");
+  ::close(fd);
   EXPECT_NE(timed_out.error.find("no answer"), std::string::npos) << timed_out.error;
 }
 
