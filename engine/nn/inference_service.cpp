@@ -51,13 +51,21 @@ void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_pt
 }
 
 void InferenceService::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
+  evaluate_async(inputs, outputs).get();  // rethrows a backend failure
+}
+
+std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> inputs,
+                                                   std::span<Evaluation> outputs) {
   if (inputs.size() != outputs.size())
     throw std::invalid_argument("InferenceService::evaluate: inputs and outputs differ in size");
-  if (inputs.empty()) return;
   // The promise lives in the group (which the worker holds while completing it), so the
   // caller may return and unwind the moment the future is ready.
   auto done = std::make_shared<std::promise<void>>();
   std::future<void> finished = done->get_future();
+  if (inputs.empty()) {
+    done->set_value();
+    return finished;
+  }
   auto group = std::make_shared<Group>();
   group->outputs = outputs;
   group->on_done = [done](std::exception_ptr error) {
@@ -67,7 +75,7 @@ void InferenceService::evaluate(std::span<const EvalInput> inputs, std::span<Eva
       done->set_value();
   };
   enqueue(inputs, group);
-  finished.get();  // rethrows a backend failure
+  return finished;
 }
 
 std::future<Evaluation> InferenceService::submit(const EvalInput& input) {

@@ -68,6 +68,10 @@ class InferenceService final : public Evaluator {
   // over several backend batches) and returns when all are done. Rethrows the backend's
   // exception if one of their batches failed; throws std::runtime_error after shutdown().
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
+  // Queues the inputs and returns; the future is ready once their batches ran (see Evaluator).
+  // Throws std::runtime_error after shutdown().
+  std::future<void> evaluate_async(std::span<const EvalInput> inputs,
+                                   std::span<Evaluation> outputs) override;
 
   // Non-blocking: one position, its result through the future (which rethrows a backend
   // failure). Throws std::runtime_error after shutdown().

@@ -11,7 +11,9 @@
 // root itself is never terminal by repetition: the game goes on until lichess ends it.
 //
 // Threading: one mutex guards the tree. Workers select and back up under it and release it
-// while the evaluator runs, so with a real network two threads keep it busy; the time limit
+// while the evaluator runs, so with a real network two threads keep it busy. A worker may keep
+// several mini-batches at the evaluator (params.batches_per_thread): it selects the next one,
+// under virtual loss, while a device runs the last, and completes them in order; the time limit
 // and info output belong to the caller (engine.cpp), which reads snapshot() when it wakes.
 // The worker threads live as long as the Search: each start() wakes `threads` of them through
 // a condition variable (the pool grows to the most ever asked for), join() waits until they
@@ -36,6 +38,8 @@
 #include "engine/search/params.h"
 
 namespace zh {
+
+struct ExpansionOptions;
 
 // Limits the workers enforce themselves; time is the caller's business.
 struct NodeLimits {
@@ -112,16 +116,20 @@ class Search {
 
  private:
   struct Worker;
+  struct Batch;
   struct Leaf;
   enum class Pick { kEvaluate, kDone, kCollision, kStop };
 
   void pool_loop(int index, std::uint64_t seen_generation);
   void worker_loop(Worker& w);
-  Pick pick_leaf(Worker& w);
+  bool gather(Worker& w, Batch& b, int batch, bool may_wait);
+  void submit(Batch& b, bool async);
+  void complete(Batch& b, const ExpansionOptions& exp_opts);
+  Pick pick_leaf(Worker& w, Batch& b);
   int select_child(Node* node, Node** child, Node** prev) const;
   void backup(Node* const* path, int length, float value);
   void revert(Node* const* path, int length);
-  void integrate(Worker& w, int leaf_index);
+  void integrate(Batch& b, int leaf_index);
   void expand(Node* node, EvalBlock* block, const Position& pos, std::vector<Node*>* path);
   void make_terminal(Node* node, Proof proof);
   void solve_upward(Node* const* path, int length);
