@@ -809,6 +809,28 @@ void Search::fill_pv(Node* node, int first_edge, std::vector<Move>& pv) const {
   }
 }
 
+TreeAudit Search::audit_tree() const {
+  std::lock_guard lock(mutex_);
+  TreeAudit a;
+  a.pending = pending_;
+  std::vector<const Node*> stack;
+  if (root_) stack.push_back(root_);
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    ++a.nodes;
+    a.in_flight += n->in_flight();
+    std::uint64_t below = 0;
+    for (const Node* c = n->first_child(); c; c = c->next_sibling()) {
+      below += c->visits();
+      stack.push_back(c);
+    }
+    if (n->expanded() && n->proof() == Proof::kNone && n->visits() != below + 1)
+      ++a.visit_mismatches;
+  }
+  return a;
+}
+
 SearchSnapshot Search::snapshot() const {
   std::lock_guard lock(mutex_);
   SearchSnapshot s;

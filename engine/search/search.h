@@ -49,6 +49,16 @@ struct NodeLimits {
 enum class StopReason { kNone, kRequested, kPlayouts, kSolved, kTreeNodes, kMemory, kError };
 const char* to_string(StopReason r);
 
+// The tree's bookkeeping between searches, for tests: what every finished search must leave.
+struct TreeAudit {
+  std::int64_t nodes = 0;
+  std::int64_t in_flight = 0;  // virtual loss still charged (sum over the nodes): must be 0
+  // Expanded, unproven nodes whose visits are not one (their own evaluation) plus their
+  // children's: a backup lost or counted twice. Must be 0.
+  std::int64_t visit_mismatches = 0;
+  std::int64_t pending = 0;  // leaves still counted at the evaluator: must be 0
+};
+
 struct SearchSnapshot {
   std::vector<RootChild> children;  // every legal root move, edge (prior) order
   std::vector<Move> pv;             // best move first
@@ -108,6 +118,8 @@ class Search {
   // proof, an error. It must only signal, never call back into the Search. Set between searches.
   void set_on_finished(std::function<void()> on_finished) { on_finished_ = std::move(on_finished); }
   SearchSnapshot snapshot() const;
+  // Walks the whole tree (no search running): for tests.
+  TreeAudit audit_tree() const;
 
   // Seeds noise and move sampling (0 = from std::random_device).
   void seed(std::uint64_t seed);
