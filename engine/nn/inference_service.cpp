@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace zh {
@@ -54,28 +56,43 @@ void InferenceService::evaluate(std::span<const EvalInput> inputs, std::span<Eva
   evaluate_async(inputs, outputs).get();  // rethrows a backend failure
 }
 
+namespace {
+
+std::string message_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+}  // namespace
+
 std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> inputs,
                                                    std::span<Evaluation> outputs) {
   if (inputs.size() != outputs.size())
     throw std::invalid_argument("InferenceService::evaluate: inputs and outputs differ in size");
-  // The promise lives in the group (which the worker holds while completing it), so the
-  // caller may return and unwind the moment the future is ready.
-  auto done = std::make_shared<std::promise<void>>();
-  std::future<void> finished = done->get_future();
-  if (inputs.empty()) {
-    done->set_value();
-    return finished;
-  }
+  if (inputs.empty()) return std::async(std::launch::deferred, [] {});
+  // The worker answers with the failure's message (none when the batch worked), and the caller
+  // makes its own exception of it in get(): an exception object shared between the worker and
+  // the caller is freed by whichever drops it last, through a reference count that
+  // ThreadSanitizer cannot see (it is inside libstdc++), which it reports as a race. The promise
+  // lives in the group (which the worker holds while completing it), so the caller may return
+  // and unwind the moment the future is ready.
+  auto done = std::make_shared<std::promise<std::optional<std::string>>>();
+  std::future<std::optional<std::string>> answered = done->get_future();
   auto group = std::make_shared<Group>();
   group->outputs = outputs;
   group->on_done = [done](std::exception_ptr error) {
-    if (error)
-      done->set_exception(error);
-    else
-      done->set_value();
+    done->set_value(error ? std::optional<std::string>(message_of(error)) : std::nullopt);
   };
   enqueue(inputs, group);
-  return finished;
+  return std::async(std::launch::deferred, [answered = std::move(answered)]() mutable {
+    if (const std::optional<std::string> failure = answered.get())
+      throw std::runtime_error(*failure);
+  });
 }
 
 std::future<Evaluation> InferenceService::submit(const EvalInput& input) {

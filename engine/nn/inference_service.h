@@ -65,11 +65,11 @@ class InferenceService final : public Evaluator {
   const Evaluator& backend() const { return *backend_; }
 
   // Blocking: evaluates the inputs (a single position or a small batch; they may be spread
-  // over several backend batches) and returns when all are done. Rethrows the backend's
-  // exception if one of their batches failed; throws std::runtime_error after shutdown().
+  // over several backend batches) and returns when all are done. Throws a std::runtime_error
+  // with the backend's message if one of their batches failed, and after shutdown().
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
-  // Queues the inputs and returns; the future is ready once their batches ran (see Evaluator).
-  // Throws std::runtime_error after shutdown().
+  // Queues the inputs and returns; the future's get() waits for their batches and throws as
+  // evaluate() does (see Evaluator). Throws std::runtime_error after shutdown().
   std::future<void> evaluate_async(std::span<const EvalInput> inputs,
                                    std::span<Evaluation> outputs) override;
 
