@@ -44,7 +44,10 @@ void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_pt
     if (stopping_) throw std::runtime_error("inference service is shut down");
     group->remaining = inputs.size();
     const bool was_empty = queue_.empty();
-    for (std::size_t i = 0; i < inputs.size(); ++i) queue_.push_back({&inputs[i], i, group, now});
+    // The last request takes the caller's reference: from here only the workers hold the
+    // group, so it (and a failure it carries) is freed on a worker, never under the caller.
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      queue_.push_back({&inputs[i], i, i + 1 == inputs.size() ? std::move(group) : group, now});
     // The worker sleeps either for the first request or for a full batch; other arrivals
     // need not wake it.
     wake = was_empty || queue_.size() >= static_cast<std::size_t>(config_.max_batch);
@@ -78,9 +81,10 @@ std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> in
   // The worker answers with the failure's message (none when the batch worked), and the caller
   // makes its own exception of it in get(): an exception object shared between the worker and
   // the caller is freed by whichever drops it last, through a reference count that
-  // ThreadSanitizer cannot see (it is inside libstdc++), which it reports as a race. The promise
-  // lives in the group (which the worker holds while completing it), so the caller may return
-  // and unwind the moment the future is ready.
+  // ThreadSanitizer cannot see (it is inside libstdc++), which it reports as a race. For the
+  // same reason the caller gives its reference to the group up in enqueue(). The promise lives
+  // in the group (which the worker holds while completing it), so the caller may return and
+  // unwind the moment the future is ready.
   auto done = std::make_shared<std::promise<std::optional<std::string>>>();
   std::future<std::optional<std::string>> answered = done->get_future();
   auto group = std::make_shared<Group>();
@@ -88,7 +92,7 @@ std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> in
   group->on_done = [done](std::exception_ptr error) {
     done->set_value(error ? std::optional<std::string>(message_of(error)) : std::nullopt);
   };
-  enqueue(inputs, group);
+  enqueue(inputs, std::move(group));
   return std::async(std::launch::deferred, [answered = std::move(answered)]() mutable {
     if (const std::optional<std::string> failure = answered.get())
       throw std::runtime_error(*failure);
