@@ -44,8 +44,7 @@ void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_pt
     if (stopping_) throw std::runtime_error("inference service is shut down");
     group->remaining = inputs.size();
     const bool was_empty = queue_.empty();
-    // The last request takes the caller's reference: from here only the workers hold the
-    // group, so it (and a failure it carries) is freed on a worker, never under the caller.
+    // The last request takes the caller's reference: from here only the workers hold the group.
     for (std::size_t i = 0; i < inputs.size(); ++i)
       queue_.push_back({&inputs[i], i, i + 1 == inputs.size() ? std::move(group) : group, now});
     // The worker sleeps either for the first request or for a full batch; other arrivals
@@ -79,19 +78,14 @@ std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> in
     throw std::invalid_argument("InferenceService::evaluate: inputs and outputs differ in size");
   if (inputs.empty()) return std::async(std::launch::deferred, [] {});
   // The worker answers with the failure's message (none when the batch worked), and the caller
-  // makes its own exception of it in get(): an exception object shared between the worker and
-  // the caller is freed by whichever drops it last, through a reference count that
-  // ThreadSanitizer cannot see (it is inside libstdc++), which it reports as a race. For the
-  // same reason the caller gives its reference to the group up in enqueue(). The promise lives
-  // in the group (which the worker holds while completing it), so the caller may return and
-  // unwind the moment the future is ready.
+  // makes its own exception of it in get(), so no exception object is shared between threads
+  // (see Group). The promise lives in the group (which the worker holds while completing it),
+  // so the caller may return and unwind the moment the future is ready.
   auto done = std::make_shared<std::promise<std::optional<std::string>>>();
   std::future<std::optional<std::string>> answered = done->get_future();
   auto group = std::make_shared<Group>();
   group->outputs = outputs;
-  group->on_done = [done](std::exception_ptr error) {
-    done->set_value(error ? std::optional<std::string>(message_of(error)) : std::nullopt);
-  };
+  group->on_done = [done](const std::optional<std::string>& failure) { done->set_value(failure); };
   enqueue(inputs, std::move(group));
   return std::async(std::launch::deferred, [answered = std::move(answered)]() mutable {
     if (const std::optional<std::string> failure = answered.get())
@@ -120,8 +114,11 @@ void InferenceService::submit(const EvalInput& input, Callback done) {
   auto owned = std::make_shared<Owned>(Owned{input, {}});
   auto group = std::make_shared<Group>();
   group->outputs = std::span<Evaluation>(&owned->output, 1);
-  group->on_done = [owned, done = std::move(done)](std::exception_ptr error) {
-    done(error ? nullptr : &owned->output, error);
+  group->on_done = [owned, done = std::move(done)](const std::optional<std::string>& failure) {
+    if (failure)
+      done(nullptr, std::make_exception_ptr(std::runtime_error(*failure)));
+    else
+      done(&owned->output, nullptr);
   };
   enqueue(std::span<const EvalInput>(&owned->input, 1), std::move(group));
 }
@@ -162,46 +159,47 @@ void InferenceService::run() {
       waited_us += std::chrono::duration<double, std::micro>(started - r.submitted).count();
     }
     outputs.resize(batch.size());
-    std::exception_ptr error;
+    std::optional<std::string> failure;
     try {
       backend_->evaluate(inputs, outputs);
     } catch (...) {
-      error = std::current_exception();
+      failure = message_of(std::current_exception());  // the exception stays on this thread
     }
     const double forward_us =
         std::chrono::duration<double, std::micro>(Clock::now() - started).count();
-    if (!error)
+    if (!failure)
       for (std::size_t i = 0; i < batch.size(); ++i)
         std::swap(batch[i].group->outputs[batch[i].slot], outputs[i]);
     {
       std::lock_guard lock(mutex_);
       positions_ += batch.size();
       batches_ += 1;
-      if (error) failed_ += batch.size();
+      if (failure) failed_ += batch.size();
       queue_wait_us_sum_ += waited_us;
       forward_us_sum_ += forward_us;
       if (--running_ == 0)
         busy_us_ += std::chrono::duration<double, std::micro>(Clock::now() - busy_since_).count();
     }
-    finish(batch, error);
+    finish(batch, failure);
     batch.clear();
   }
 }
 
 // Counts the batch's requests off their groups and completes the groups that are whole.
 // Completions run outside the lock: they wake callers or run user callbacks.
-void InferenceService::finish(std::vector<Request>& batch, std::exception_ptr error) {
+void InferenceService::finish(std::vector<Request>& batch,
+                              const std::optional<std::string>& failure) {
   std::vector<std::shared_ptr<Group>> done;
   {
     std::lock_guard lock(mutex_);
     for (Request& r : batch) {
-      if (error && !r.group->error) r.group->error = error;
+      if (failure && !r.group->failure) r.group->failure = failure;
       if (--r.group->remaining == 0) done.push_back(r.group);
     }
   }
   for (const auto& g : done) {
     try {
-      g->on_done(g->error);
+      g->on_done(g->failure);
     } catch (...) {
       // A throwing user callback must not take the worker (and every other caller) down.
     }

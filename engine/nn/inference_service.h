@@ -18,6 +18,8 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -77,8 +79,9 @@ class InferenceService final : public Evaluator {
   // failure). Throws std::runtime_error after shutdown().
   std::future<Evaluation> submit(const EvalInput& input);
 
-  // Non-blocking with a callback, called on the worker thread with the result or the
-  // exception (exactly one of them is set). Throws std::runtime_error after shutdown().
+  // Non-blocking with a callback, called on the worker thread with the result or a
+  // std::runtime_error with the backend's message (exactly one of them is set). Throws
+  // std::runtime_error after shutdown().
   using Callback = std::function<void(Evaluation*, std::exception_ptr)>;
   void submit(const EvalInput& input, Callback done);
 
@@ -94,8 +97,12 @@ class InferenceService final : public Evaluator {
   struct Group {
     std::span<Evaluation> outputs;
     std::size_t remaining = 0;  // guarded by the service's mutex_
-    std::exception_ptr error;
-    std::function<void(std::exception_ptr)> on_done;
+    // The message of the first of its batches that failed (guarded by the service's mutex_).
+    // A message, not the exception: an exception object is reference-counted inside libstdc++,
+    // out of ThreadSanitizer's sight, so one shared by groups that end on different threads
+    // reads as a race. Each group holds its own copy; callers get exceptions of their own.
+    std::optional<std::string> failure;
+    std::function<void(const std::optional<std::string>& failure)> on_done;
   };
   struct Request {
     const EvalInput* input;
@@ -106,7 +113,7 @@ class InferenceService final : public Evaluator {
 
   void enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group);
   void run();
-  void finish(std::vector<Request>& batch, std::exception_ptr error);
+  void finish(std::vector<Request>& batch, const std::optional<std::string>& failure);
 
   std::unique_ptr<Evaluator> backend_;
   const InferenceServiceConfig config_;
