@@ -200,13 +200,14 @@ namespace {
 
 // The search feeds a GPU threads x batch_size leaves per game; a GPU's throughput keeps growing
 // to batches of a few hundred (docs/gpu-engine.md), so max_batch lets several games meet in one
-// batch.
+// batch. Each thread keeps two mini-batches there, so the host selects one while the device
+// runs the other instead of the game's threads waiting in step with the device.
 struct DeviceDefault {
   std::string_view name;
   const char* gpu;
 };
 constexpr DeviceDefault kGpuDefaults[] = {
-    {"threads", "4"}, {"batch_size", "32"}, {"max_batch", "256"}};
+    {"threads", "4"}, {"batch_size", "32"}, {"batches_per_thread", "2"}, {"max_batch", "256"}};
 
 }  // namespace
 

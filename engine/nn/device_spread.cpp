@@ -36,4 +36,9 @@ void DeviceSpread::evaluate(std::span<const EvalInput> inputs, std::span<Evaluat
   devices_[device_of_this_thread()]->evaluate(inputs, outputs);
 }
 
+std::future<void> DeviceSpread::evaluate_async(std::span<const EvalInput> inputs,
+                                               std::span<Evaluation> outputs) {
+  return devices_[device_of_this_thread()]->evaluate_async(inputs, outputs);
+}
+
 }  // namespace zh

@@ -22,6 +22,8 @@ class DeviceSpread final : public Evaluator {
 
   std::string name() const override;
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
+  std::future<void> evaluate_async(std::span<const EvalInput> inputs,
+                                   std::span<Evaluation> outputs) override;
 
   std::size_t size() const { return devices_.size(); }
   // The device the calling thread uses (assigned on its first call or here).

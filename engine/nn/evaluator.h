@@ -2,6 +2,8 @@
 // The only view the search has of a neural network: a value for the side to move and a prior
 // per legal move. Plane encoding and the policy map stay behind this interface.
 
+#include <exception>
+#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +39,23 @@ class Evaluator {
   // Implementations document whether they may be called from several threads at once;
   // InferenceService makes any backend safe to share.
   virtual void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) = 0;
+
+  // Starts evaluating inputs[i] into outputs[i] and returns at once where the evaluator can
+  // work in the background (an InferenceService queues them for its worker); the future's get()
+  // waits until every output is filled and rethrows a failure. Both spans must outlive that
+  // get(). The caller may prepare more work meanwhile: that is how one search thread keeps
+  // several mini-batches at a device. The default evaluates on the calling thread first.
+  virtual std::future<void> evaluate_async(std::span<const EvalInput> inputs,
+                                           std::span<Evaluation> outputs) {
+    std::promise<void> done;
+    try {
+      evaluate(inputs, outputs);
+      done.set_value();
+    } catch (...) {
+      done.set_exception(std::current_exception());
+    }
+    return done.get_future();
+  }
 };
 
 }  // namespace zh

@@ -1,6 +1,7 @@
 #include "engine/nn/failover_evaluator.h"
 
 #include <exception>
+#include <future>
 #include <stdexcept>
 #include <utility>
 
@@ -68,13 +69,15 @@ void FailoverEvaluator::primary_failed(const std::string& what) {
   if (log_ && !line.empty()) log_(false, line);
 }
 
-void FailoverEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
-  const Route r = route();
+void FailoverEvaluator::conclude(Route r, std::exception_ptr failure,
+                                 std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
   if (r != Route::kFallback) {
-    try {
-      primary_->evaluate(inputs, outputs);
+    if (!failure) {
       if (r == Route::kProbe) probe_worked();
       return;
+    }
+    try {
+      std::rethrow_exception(failure);
     } catch (const std::exception& e) {
       primary_failed(e.what());
     } catch (...) {
@@ -84,6 +87,46 @@ void FailoverEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Ev
   fallback_->evaluate(inputs, outputs);  // its failure is the caller's: nothing else is left
   std::lock_guard lock(mutex_);
   stats_.fallback_positions += inputs.size();
+}
+
+void FailoverEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
+  const Route r = route();
+  std::exception_ptr failure;
+  if (r != Route::kFallback) {
+    try {
+      primary_->evaluate(inputs, outputs);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  conclude(r, failure, inputs, outputs);
+}
+
+std::future<void> FailoverEvaluator::evaluate_async(std::span<const EvalInput> inputs,
+                                                    std::span<Evaluation> outputs) {
+  const Route r = route();
+  std::future<void> primary;
+  std::exception_ptr failure;
+  if (r != Route::kFallback) {
+    try {
+      primary = primary_->evaluate_async(inputs, outputs);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  // Deferred: runs in the caller's get(), so the fallback never runs on a service worker.
+  return std::async(std::launch::deferred,
+                    [this, r, inputs, outputs, failure, primary = std::move(primary)]() mutable {
+                      std::exception_ptr error = failure;
+                      if (primary.valid()) {
+                        try {
+                          primary.get();
+                        } catch (...) {
+                          error = std::current_exception();
+                        }
+                      }
+                      conclude(r, error, inputs, outputs);
+                    });
 }
 
 }  // namespace zh

@@ -41,6 +41,10 @@ class FailoverEvaluator final : public Evaluator {
 
   std::string name() const override { return primary_->name(); }
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
+  // The primary's batch goes out at once; a failure of it is handled (the fallback evaluates
+  // the inputs again, the outage is logged) on the thread that calls the future's get().
+  std::future<void> evaluate_async(std::span<const EvalInput> inputs,
+                                   std::span<Evaluation> outputs) override;
 
   bool healthy() const { return healthy_.load(std::memory_order_acquire); }
   FailoverStats stats() const;
@@ -52,6 +56,9 @@ class FailoverEvaluator final : public Evaluator {
   Route route();
   void probe_worked();
   void primary_failed(const std::string& what);
+  // After the primary's attempt (`failure` null when it worked, or none on the fallback route).
+  void conclude(Route route, std::exception_ptr failure, std::span<const EvalInput> inputs,
+                std::span<Evaluation> outputs);
 
   std::shared_ptr<Evaluator> primary_, fallback_;
   const std::chrono::milliseconds retry_after_;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace zh {
@@ -42,7 +44,9 @@ void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_pt
     if (stopping_) throw std::runtime_error("inference service is shut down");
     group->remaining = inputs.size();
     const bool was_empty = queue_.empty();
-    for (std::size_t i = 0; i < inputs.size(); ++i) queue_.push_back({&inputs[i], i, group, now});
+    // The last request takes the caller's reference: from here only the workers hold the group.
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      queue_.push_back({&inputs[i], i, i + 1 == inputs.size() ? std::move(group) : group, now});
     // The worker sleeps either for the first request or for a full batch; other arrivals
     // need not wake it.
     wake = was_empty || queue_.size() >= static_cast<std::size_t>(config_.max_batch);
@@ -51,23 +55,42 @@ void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_pt
 }
 
 void InferenceService::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
+  evaluate_async(inputs, outputs).get();  // rethrows a backend failure
+}
+
+namespace {
+
+std::string message_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+}  // namespace
+
+std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> inputs,
+                                                   std::span<Evaluation> outputs) {
   if (inputs.size() != outputs.size())
     throw std::invalid_argument("InferenceService::evaluate: inputs and outputs differ in size");
-  if (inputs.empty()) return;
-  // The promise lives in the group (which the worker holds while completing it), so the
-  // caller may return and unwind the moment the future is ready.
-  auto done = std::make_shared<std::promise<void>>();
-  std::future<void> finished = done->get_future();
+  if (inputs.empty()) return std::async(std::launch::deferred, [] {});
+  // The worker answers with the failure's message (none when the batch worked), and the caller
+  // makes its own exception of it in get(), so no exception object is shared between threads
+  // (see Group). The promise lives in the group (which the worker holds while completing it),
+  // so the caller may return and unwind the moment the future is ready.
+  auto done = std::make_shared<std::promise<std::optional<std::string>>>();
+  std::future<std::optional<std::string>> answered = done->get_future();
   auto group = std::make_shared<Group>();
   group->outputs = outputs;
-  group->on_done = [done](std::exception_ptr error) {
-    if (error)
-      done->set_exception(error);
-    else
-      done->set_value();
-  };
-  enqueue(inputs, group);
-  finished.get();  // rethrows a backend failure
+  group->on_done = [done](const std::optional<std::string>& failure) { done->set_value(failure); };
+  enqueue(inputs, std::move(group));
+  return std::async(std::launch::deferred, [answered = std::move(answered)]() mutable {
+    if (const std::optional<std::string> failure = answered.get())
+      throw std::runtime_error(*failure);
+  });
 }
 
 std::future<Evaluation> InferenceService::submit(const EvalInput& input) {
@@ -91,8 +114,11 @@ void InferenceService::submit(const EvalInput& input, Callback done) {
   auto owned = std::make_shared<Owned>(Owned{input, {}});
   auto group = std::make_shared<Group>();
   group->outputs = std::span<Evaluation>(&owned->output, 1);
-  group->on_done = [owned, done = std::move(done)](std::exception_ptr error) {
-    done(error ? nullptr : &owned->output, error);
+  group->on_done = [owned, done = std::move(done)](const std::optional<std::string>& failure) {
+    if (failure)
+      done(nullptr, std::make_exception_ptr(std::runtime_error(*failure)));
+    else
+      done(&owned->output, nullptr);
   };
   enqueue(std::span<const EvalInput>(&owned->input, 1), std::move(group));
 }
@@ -133,46 +159,47 @@ void InferenceService::run() {
       waited_us += std::chrono::duration<double, std::micro>(started - r.submitted).count();
     }
     outputs.resize(batch.size());
-    std::exception_ptr error;
+    std::optional<std::string> failure;
     try {
       backend_->evaluate(inputs, outputs);
     } catch (...) {
-      error = std::current_exception();
+      failure = message_of(std::current_exception());  // the exception stays on this thread
     }
     const double forward_us =
         std::chrono::duration<double, std::micro>(Clock::now() - started).count();
-    if (!error)
+    if (!failure)
       for (std::size_t i = 0; i < batch.size(); ++i)
         std::swap(batch[i].group->outputs[batch[i].slot], outputs[i]);
     {
       std::lock_guard lock(mutex_);
       positions_ += batch.size();
       batches_ += 1;
-      if (error) failed_ += batch.size();
+      if (failure) failed_ += batch.size();
       queue_wait_us_sum_ += waited_us;
       forward_us_sum_ += forward_us;
       if (--running_ == 0)
         busy_us_ += std::chrono::duration<double, std::micro>(Clock::now() - busy_since_).count();
     }
-    finish(batch, error);
+    finish(batch, failure);
     batch.clear();
   }
 }
 
 // Counts the batch's requests off their groups and completes the groups that are whole.
 // Completions run outside the lock: they wake callers or run user callbacks.
-void InferenceService::finish(std::vector<Request>& batch, std::exception_ptr error) {
+void InferenceService::finish(std::vector<Request>& batch,
+                              const std::optional<std::string>& failure) {
   std::vector<std::shared_ptr<Group>> done;
   {
     std::lock_guard lock(mutex_);
     for (Request& r : batch) {
-      if (error && !r.group->error) r.group->error = error;
+      if (failure && !r.group->failure) r.group->failure = failure;
       if (--r.group->remaining == 0) done.push_back(r.group);
     }
   }
   for (const auto& g : done) {
     try {
-      g->on_done(g->error);
+      g->on_done(g->failure);
     } catch (...) {
       // A throwing user callback must not take the worker (and every other caller) down.
     }

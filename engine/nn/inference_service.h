@@ -18,6 +18,8 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -65,16 +67,21 @@ class InferenceService final : public Evaluator {
   const Evaluator& backend() const { return *backend_; }
 
   // Blocking: evaluates the inputs (a single position or a small batch; they may be spread
-  // over several backend batches) and returns when all are done. Rethrows the backend's
-  // exception if one of their batches failed; throws std::runtime_error after shutdown().
+  // over several backend batches) and returns when all are done. Throws a std::runtime_error
+  // with the backend's message if one of their batches failed, and after shutdown().
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
+  // Queues the inputs and returns; the future's get() waits for their batches and throws as
+  // evaluate() does (see Evaluator). Throws std::runtime_error after shutdown().
+  std::future<void> evaluate_async(std::span<const EvalInput> inputs,
+                                   std::span<Evaluation> outputs) override;
 
   // Non-blocking: one position, its result through the future (which rethrows a backend
   // failure). Throws std::runtime_error after shutdown().
   std::future<Evaluation> submit(const EvalInput& input);
 
-  // Non-blocking with a callback, called on the worker thread with the result or the
-  // exception (exactly one of them is set). Throws std::runtime_error after shutdown().
+  // Non-blocking with a callback, called on the worker thread with the result or a
+  // std::runtime_error with the backend's message (exactly one of them is set). Throws
+  // std::runtime_error after shutdown().
   using Callback = std::function<void(Evaluation*, std::exception_ptr)>;
   void submit(const EvalInput& input, Callback done);
 
@@ -90,8 +97,12 @@ class InferenceService final : public Evaluator {
   struct Group {
     std::span<Evaluation> outputs;
     std::size_t remaining = 0;  // guarded by the service's mutex_
-    std::exception_ptr error;
-    std::function<void(std::exception_ptr)> on_done;
+    // The message of the first of its batches that failed (guarded by the service's mutex_).
+    // A message, not the exception: an exception object is reference-counted inside libstdc++,
+    // out of ThreadSanitizer's sight, so one shared by groups that end on different threads
+    // reads as a race. Each group holds its own copy; callers get exceptions of their own.
+    std::optional<std::string> failure;
+    std::function<void(const std::optional<std::string>& failure)> on_done;
   };
   struct Request {
     const EvalInput* input;
@@ -102,7 +113,7 @@ class InferenceService final : public Evaluator {
 
   void enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group);
   void run();
-  void finish(std::vector<Request>& batch, std::exception_ptr error);
+  void finish(std::vector<Request>& batch, const std::optional<std::string>& failure);
 
   std::unique_ptr<Evaluator> backend_;
   const InferenceServiceConfig config_;

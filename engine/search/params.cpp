@@ -13,6 +13,9 @@ const OptionTable<SearchParams> kOptions{
          "search threads; each collects mini-batches for the evaluator", "Threads"},
         {"batch_size", &SearchParams::batch_size, Int{16, 1, 1024},
          "leaves each search thread collects per evaluation"},
+        {"batches_per_thread", &SearchParams::batches_per_thread, Int{1, 1, 8},
+         "mini-batches each search thread keeps at the evaluator at once: with 2 it selects the "
+         "next while a device runs the last (1 on a CPU, where evaluating takes the cores)"},
         {"cpuct_init", &SearchParams::cpuct_init, Float{2.5, 0, 100},
          "eq. (3): exploration constant at the start"},
         {"cpuct_base", &SearchParams::cpuct_base, Float{19652, 1, 1e9},

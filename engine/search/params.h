@@ -12,6 +12,7 @@ namespace zh {
 struct SearchParams {
   int threads;
   int batch_size;
+  int batches_per_thread;  // mini-batches a thread keeps at the evaluator at once
   // PUCT, eqs. (3), (10), (11)
   double cpuct_init;
   double cpuct_base;

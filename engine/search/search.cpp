@@ -42,15 +42,23 @@ struct Search::Leaf {
   std::uint64_t key;
 };
 
-struct Search::Worker {
-  std::vector<Node*> path;               // the current descent
-  std::vector<std::uint64_t> path_keys;  // keys below the root on the current descent
-  Position pos;
+// One mini-batch of leaves on its way through the evaluator.
+struct Search::Batch {
   std::vector<Node*> paths;  // the paths of the queued leaves, back to back
   std::vector<Leaf> leaves;
   std::vector<EvalInput> inputs;
   std::vector<Evaluation> outputs;
   std::vector<EvalBlock*> blocks;
+  std::future<void> done;    // an evaluation started with evaluate_async()
+  std::exception_ptr error;  // a failure of the evaluation or of building the blocks
+};
+
+struct Search::Worker {
+  std::vector<Node*> path;               // the current descent
+  std::vector<std::uint64_t> path_keys;  // keys below the root on the current descent
+  Position pos;
+  // params.batches_per_thread of them, used in turn: the oldest in flight is completed first.
+  std::vector<Batch> batches;
 };
 
 Search::Search(std::shared_ptr<Evaluator> evaluator) : evaluator_(std::move(evaluator)) { seed(0); }
@@ -370,7 +378,7 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
   return best;
 }
 
-Search::Pick Search::pick_leaf(Worker& w) {
+Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
   if (root_->proof() != Proof::kNone || !root_->expanded()) return Pick::kStop;
   w.path.clear();
   w.path_keys.clear();
@@ -399,16 +407,16 @@ Search::Pick Search::pick_leaf(Worker& w) {
           return Pick::kDone;
         }
       }
-      const int k = int(w.leaves.size());
-      w.leaves.push_back({int(w.paths.size()), int(w.path.size()), key});
-      w.paths.insert(w.paths.end(), w.path.begin(), w.path.end());
-      if (int(w.inputs.size()) <= k) {
-        w.inputs.resize(k + 1);
-        w.outputs.resize(k + 1);
-        w.blocks.resize(k + 1);
+      const int k = int(b.leaves.size());
+      b.leaves.push_back({int(b.paths.size()), int(w.path.size()), key});
+      b.paths.insert(b.paths.end(), w.path.begin(), w.path.end());
+      if (int(b.inputs.size()) <= k) {
+        b.inputs.resize(k + 1);
+        b.outputs.resize(k + 1);
+        b.blocks.resize(k + 1);
       }
-      w.inputs[k].position = w.pos;
-      w.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
+      b.inputs[k].position = w.pos;
+      b.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
       ++pending_;
       return Pick::kEvaluate;
     }
@@ -433,17 +441,17 @@ Search::Pick Search::pick_leaf(Worker& w) {
   }
 }
 
-void Search::integrate(Worker& w, int i) {
-  const Leaf& leaf = w.leaves[i];
-  Node* const* path = w.paths.data() + leaf.path_begin;
+void Search::integrate(Batch& b, int i) {
+  const Leaf& leaf = b.leaves[i];
+  Node* const* path = b.paths.data() + leaf.path_begin;
   Node* node = path[leaf.path_length - 1];
-  EvalBlock* block = w.blocks[i];
-  w.blocks[i] = nullptr;
+  EvalBlock* block = b.blocks[i];
+  b.blocks[i] = nullptr;
   --pending_;
   ++evaluations_;
   block_bytes_ += block->bytes();
   if (params_.transpositions) cache_.insert(leaf.key, block);
-  expand(node, block, w.inputs[i].position, nullptr);
+  expand(node, block, b.inputs[i].position, nullptr);
   const bool proven = node->proof() != Proof::kNone;
   if (proven) solve_upward(path, leaf.path_length);
   backup(path, leaf.path_length, proven ? node->proof_value() : block->value);
@@ -510,67 +518,136 @@ void Search::pool_loop(int index, std::uint64_t seen_generation) {
   }
 }
 
-void Search::worker_loop(Worker& w) {
-  const int batch = std::max(1, params_.batch_size);
-  const ExpansionOptions exp_opts = expansion_options(params_);
-  while (!stop_.load(std::memory_order_acquire)) {
-    w.leaves.clear();
-    w.paths.clear();
-    int terminals = 0;
-    {
-      std::unique_lock lock(mutex_);
-      int collisions = 0;
-      while (int(w.leaves.size()) < batch && !stop_.load(std::memory_order_relaxed)) {
-        if (limits_.playouts > 0 && playouts_ + pending_ >= limits_.playouts) break;
-        const Pick r = pick_leaf(w);
-        if (r == Pick::kDone) {
-          check_limits_locked();
-          if (++terminals >= 2 * batch) break;
-        } else if (r == Pick::kCollision) {
-          if (++collisions >= batch) break;
-        } else if (r == Pick::kStop) {
-          check_limits_locked();
-          break;
-        }
-      }
-      if (w.leaves.empty()) {
-        if (stop_.load(std::memory_order_relaxed)) break;
-        // Everything selectable is pending in other threads: wait for one of their backups.
-        if (terminals == 0) backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
-        continue;
-      }
+// Selects up to `batch` leaves into `b` under the tree lock. With nothing selectable and
+// `may_wait` (no batch of this thread in flight whose backup would change the tree), waits a
+// little for another thread's backup. Returns false once the search stops.
+bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
+  b.leaves.clear();
+  b.paths.clear();
+  int terminals = 0;
+  std::unique_lock lock(mutex_);
+  int collisions = 0;
+  while (int(b.leaves.size()) < batch && !stop_.load(std::memory_order_relaxed)) {
+    if (limits_.playouts > 0 && playouts_ + pending_ >= limits_.playouts) break;
+    const Pick r = pick_leaf(w, b);
+    if (r == Pick::kDone) {
+      check_limits_locked();
+      if (++terminals >= 2 * batch) break;
+    } else if (r == Pick::kCollision) {
+      if (++collisions >= batch) break;
+    } else if (r == Pick::kStop) {
+      check_limits_locked();
+      break;
     }
-    const int k = int(w.leaves.size());
+  }
+  if (b.leaves.empty()) {
+    if (stop_.load(std::memory_order_relaxed)) return false;
+    // Everything selectable is pending in other threads: wait for one of their backups.
+    if (may_wait && terminals == 0) backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// Hands the batch to the evaluator: in the background where `async` (the thread goes on to
+// select the next batch), else on this thread. Outside the tree lock.
+void Search::submit(Batch& b, bool async) {
+  const int k = int(b.leaves.size());
+  const std::span<const EvalInput> inputs(b.inputs.data(), k);
+  const std::span<Evaluation> outputs(b.outputs.data(), k);
+  b.error = nullptr;
+  try {
+    if (async)
+      b.done = evaluator_->evaluate_async(inputs, outputs);
+    else
+      evaluator_->evaluate(inputs, outputs);
+  } catch (...) {
+    b.error = std::current_exception();
+  }
+}
+
+// Waits for the batch's evaluation, builds its blocks outside the lock, then expands and backs
+// up its leaves (or, if the evaluator failed, takes their virtual loss back and ends the search).
+void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
+  const int k = int(b.leaves.size());
+  if (b.done.valid()) {
     try {
-      evaluator_->evaluate(std::span<const EvalInput>(w.inputs.data(), k),
-                           std::span<Evaluation>(w.outputs.data(), k));
+      b.done.get();
+    } catch (...) {
+      if (!b.error) b.error = std::current_exception();
+    }
+  }
+  if (!b.error) {
+    try {
       for (int i = 0; i < k; ++i) {
-        w.blocks[i] = make_eval_block(w.inputs[i].position, w.outputs[i], exp_opts);
-        if (w.blocks[i]->num_edges == 0) w.blocks[i]->value = terminal_value(w.inputs[i].position);
+        b.blocks[i] = make_eval_block(b.inputs[i].position, b.outputs[i], exp_opts);
+        if (b.blocks[i]->num_edges == 0) b.blocks[i]->value = terminal_value(b.inputs[i].position);
       }
-    } catch (const std::exception& e) {
-      std::lock_guard lock(mutex_);
+    } catch (...) {
+      b.error = std::current_exception();
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (b.error) {
       for (int i = 0; i < k; ++i) {
-        revert(w.paths.data() + w.leaves[i].path_begin, w.leaves[i].path_length);
-        if (w.blocks[i]) {
-          w.blocks[i]->release();
-          w.blocks[i] = nullptr;
+        revert(b.paths.data() + b.leaves[i].path_begin, b.leaves[i].path_length);
+        if (b.blocks[i]) {
+          b.blocks[i]->release();
+          b.blocks[i] = nullptr;
         }
       }
       pending_ -= k;
-      error_ = std::string("evaluator '") + evaluator_->name() + "' failed: " + e.what();
+      if (error_.empty()) {  // the first failure is the one to report
+        std::string what = "unknown error";
+        try {
+          std::rethrow_exception(b.error);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        error_ = std::string("evaluator '") + evaluator_->name() + "' failed: " + what;
+      }
       finish_locked(StopReason::kError);
-      break;
-    }
-    {
-      std::lock_guard lock(mutex_);
-      for (int i = 0; i < k; ++i) integrate(w, i);
+      b.error = nullptr;
+    } else {
+      for (int i = 0; i < k; ++i) integrate(b, i);
       // Freed faster than the batch grows the tree, so the garbage of tree reuse goes away
       // within the next search or two; a fixed amount keeps one-thread searches reproducible.
-      if (!garbage_.empty()) free_garbage_locked(std::size_t(4 * batch));
+      if (!garbage_.empty()) free_garbage_locked(std::size_t(4 * std::max(1, params_.batch_size)));
       check_limits_locked();
     }
-    backup_cv_.notify_all();
+    b.leaves.clear();
+  }
+  backup_cv_.notify_all();
+}
+
+// Keeps up to params.batches_per_thread mini-batches in flight: while the evaluator (a device)
+// runs the oldest, the thread selects and submits the next; it completes them in the order it
+// submitted them, so one thread's search does not depend on timing. On a stop it stops
+// selecting and completes what is in flight before it returns: no evaluation outlives it.
+void Search::worker_loop(Worker& w) {
+  const int batch = std::max(1, params_.batch_size);
+  const int depth = std::max(1, params_.batches_per_thread);
+  const bool async = depth > 1;
+  const ExpansionOptions exp_opts = expansion_options(params_);
+  if (int(w.batches.size()) < depth) w.batches.resize(std::size_t(depth));
+  int oldest = 0;     // index of the oldest batch in flight
+  int in_flight = 0;  // batches submitted and not yet completed
+  for (;;) {
+    while (in_flight < depth && !stop_.load(std::memory_order_acquire)) {
+      Batch& b = w.batches[std::size_t((oldest + in_flight) % depth)];
+      if (!gather(w, b, batch, in_flight == 0)) break;
+      if (b.leaves.empty()) {
+        if (in_flight > 0) break;  // our own batch's backup is what the tree waits for
+        continue;
+      }
+      submit(b, async);
+      ++in_flight;
+    }
+    if (in_flight == 0) break;  // stopped, nothing left to complete
+    complete(w.batches[std::size_t(oldest)], exp_opts);
+    oldest = (oldest + 1) % depth;
+    --in_flight;
   }
 }
 
@@ -730,6 +807,28 @@ void Search::fill_pv(Node* node, int first_edge, std::vector<Move>& pv) const {
     pv.push_back(cur->block()->edges()[best->edge_index()].get_move());
     cur = best;
   }
+}
+
+TreeAudit Search::audit_tree() const {
+  std::lock_guard lock(mutex_);
+  TreeAudit a;
+  a.pending = pending_;
+  std::vector<const Node*> stack;
+  if (root_) stack.push_back(root_);
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    ++a.nodes;
+    a.in_flight += n->in_flight();
+    std::uint64_t below = 0;
+    for (const Node* c = n->first_child(); c; c = c->next_sibling()) {
+      below += c->visits();
+      stack.push_back(c);
+    }
+    if (n->expanded() && n->proof() == Proof::kNone && n->visits() != below + 1)
+      ++a.visit_mismatches;
+  }
+  return a;
 }
 
 SearchSnapshot Search::snapshot() const {

@@ -11,7 +11,9 @@
 // root itself is never terminal by repetition: the game goes on until lichess ends it.
 //
 // Threading: one mutex guards the tree. Workers select and back up under it and release it
-// while the evaluator runs, so with a real network two threads keep it busy; the time limit
+// while the evaluator runs, so with a real network two threads keep it busy. A worker may keep
+// several mini-batches at the evaluator (params.batches_per_thread): it selects the next one,
+// under virtual loss, while a device runs the last, and completes them in order; the time limit
 // and info output belong to the caller (engine.cpp), which reads snapshot() when it wakes.
 // The worker threads live as long as the Search: each start() wakes `threads` of them through
 // a condition variable (the pool grows to the most ever asked for), join() waits until they
@@ -37,6 +39,8 @@
 
 namespace zh {
 
+struct ExpansionOptions;
+
 // Limits the workers enforce themselves; time is the caller's business.
 struct NodeLimits {
   std::int64_t playouts = 0;  // playouts in this search (0 = none)
@@ -44,6 +48,16 @@ struct NodeLimits {
 
 enum class StopReason { kNone, kRequested, kPlayouts, kSolved, kTreeNodes, kMemory, kError };
 const char* to_string(StopReason r);
+
+// The tree's bookkeeping between searches, for tests: what every finished search must leave.
+struct TreeAudit {
+  std::int64_t nodes = 0;
+  std::int64_t in_flight = 0;  // virtual loss still charged (sum over the nodes): must be 0
+  // Expanded, unproven nodes whose visits are not one (their own evaluation) plus their
+  // children's: a backup lost or counted twice. Must be 0.
+  std::int64_t visit_mismatches = 0;
+  std::int64_t pending = 0;  // leaves still counted at the evaluator: must be 0
+};
 
 struct SearchSnapshot {
   std::vector<RootChild> children;  // every legal root move, edge (prior) order
@@ -104,6 +118,8 @@ class Search {
   // proof, an error. It must only signal, never call back into the Search. Set between searches.
   void set_on_finished(std::function<void()> on_finished) { on_finished_ = std::move(on_finished); }
   SearchSnapshot snapshot() const;
+  // Walks the whole tree (no search running): for tests.
+  TreeAudit audit_tree() const;
 
   // Seeds noise and move sampling (0 = from std::random_device).
   void seed(std::uint64_t seed);
@@ -112,16 +128,20 @@ class Search {
 
  private:
   struct Worker;
+  struct Batch;
   struct Leaf;
   enum class Pick { kEvaluate, kDone, kCollision, kStop };
 
   void pool_loop(int index, std::uint64_t seen_generation);
   void worker_loop(Worker& w);
-  Pick pick_leaf(Worker& w);
+  bool gather(Worker& w, Batch& b, int batch, bool may_wait);
+  void submit(Batch& b, bool async);
+  void complete(Batch& b, const ExpansionOptions& exp_opts);
+  Pick pick_leaf(Worker& w, Batch& b);
   int select_child(Node* node, Node** child, Node** prev) const;
   void backup(Node* const* path, int length, float value);
   void revert(Node* const* path, int length);
-  void integrate(Worker& w, int leaf_index);
+  void integrate(Batch& b, int leaf_index);
   void expand(Node* node, EvalBlock* block, const Position& pos, std::vector<Node*>* path);
   void make_terminal(Node* node, Proof proof);
   void solve_upward(Node* const* path, int length);

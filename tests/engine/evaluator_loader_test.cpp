@@ -113,15 +113,18 @@ TEST(EvaluatorLoader, ADeviceGetsGpuSizedDefaultsUnlessTheUserSetThem) {
   EXPECT_EQ(o.get_int("threads"), 2);  // the CPU's
   EXPECT_EQ(o.get_int("batch_size"), 16);
   EXPECT_EQ(o.get_int("max_batch"), 32);
+  EXPECT_EQ(o.get_int("batches_per_thread"), 1);
   o.set("backend", "sim");    // a device, as torch on cuda is (not linked in this test)
   o.set("batch_size", "24");  // the user's value stays
   apply_device_defaults(o);
   EXPECT_EQ(o.get_int("threads"), 4);
   EXPECT_EQ(o.get_int("batch_size"), 24);
   EXPECT_EQ(o.get_int("max_batch"), 256);
+  EXPECT_EQ(o.get_int("batches_per_thread"), 2);
   o.set("backend", "material");
   apply_device_defaults(o);
   EXPECT_EQ(o.get_int("threads"), 2);
+  EXPECT_EQ(o.get_int("batches_per_thread"), 1);
   EXPECT_EQ(o.get_int("max_batch"), 32);
   // The engine applies them as its options change.
   Engine engine([](const Options&) -> LoadedEvaluator { return {}; });

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "engine/nn/backends/material.h"
 #include "engine/nn/backends/sim.h"
 #include "engine/nn/backends/uniform.h"
+#include "engine/nn/inference_service.h"
 
 namespace zh {
 namespace {
@@ -120,6 +122,30 @@ TEST(FailoverEvaluatorTest, OnlyAProbeEndsAnOutage) {
   };
   f.evaluate(one_position(), out);
   EXPECT_FALSE(f.healthy()) << "the earlier batch's success must not hide the failure";
+}
+
+TEST(FailoverEvaluatorTest, AnAsyncBatchThatFailsIsEvaluatedAgainByTheFallbackAtGet) {
+  FakeClock clock;
+  Logged log;
+  auto device = std::make_shared<InferenceService>(
+      std::make_unique<SimEvaluator>(SimConfig{.fail_after = 1, .fail_batches = 1}),
+      InferenceServiceConfig{.max_batch = 4, .max_wait_us = 0});
+  FailoverEvaluator f(device, std::make_shared<MaterialEvaluator>(), 1000ms, log.sink(),
+                      clock.now());
+  std::vector<Evaluation> a(1), b(1);
+  f.evaluate_async(one_position(), a).get();  // batch 1: the device
+  EXPECT_EQ(a[0].value, SimEvaluator::value_of(Position()));
+  std::future<void> failing = f.evaluate_async(one_position(), b);  // batch 2 fails
+  failing.get();  // does not throw: the fallback answered, on this thread
+  EXPECT_EQ(b[0].value, MaterialEvaluator::value_of(Position()));
+  EXPECT_FALSE(f.healthy());
+  EXPECT_EQ(f.stats().fallback_positions, 1u);
+  ASSERT_EQ(log.lines.size(), 1u);
+  // The probe after retry_after goes out asynchronously too, and brings the device back.
+  clock.t += 1000ms;
+  f.evaluate_async(one_position(), a).get();
+  EXPECT_EQ(a[0].value, SimEvaluator::value_of(Position()));
+  EXPECT_TRUE(f.healthy());
 }
 
 TEST(FailoverEvaluatorTest, TheLoaderPutsItInFrontOfADeviceOnly) {

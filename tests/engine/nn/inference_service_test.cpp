@@ -15,6 +15,7 @@
 
 #include "engine/chess/game.h"
 #include "engine/nn/backends/material.h"
+#include "engine/nn/backends/sim.h"
 
 namespace zh {
 namespace {
@@ -278,6 +279,45 @@ TEST(InferenceServiceTest, ManyProducersWithTwoBatchesInFlight) {
   for (auto& p : producers) p.join();
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_EQ(service.stats().positions, c.inputs.size());
+}
+
+TEST(InferenceServiceTest, AsyncEvaluationsOfOneCallerOverlapAndEachGetsItsOwn) {
+  // One caller keeps two groups in flight (as a search thread with two mini-batches does): the
+  // rendezvous backend only lets a batch through once a second one runs beside it.
+  auto backend = std::make_unique<RendezvousEvaluator>();
+  RendezvousEvaluator* raw = backend.get();
+  InferenceService service(std::move(backend), {.max_batch = 2, .max_wait_us = 0, .in_flight = 2});
+  const Corpus& c = corpus();
+  std::vector<Evaluation> a(2), b(2);
+  std::future<void> first = service.evaluate_async(std::span(&c.inputs[0], 2), a);
+  std::future<void> second = service.evaluate_async(std::span(&c.inputs[2], 2), b);
+  first.get();
+  second.get();
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_TRUE(same(a[i], c.expected[i]));
+    EXPECT_TRUE(same(b[i], c.expected[2 + i]));
+  }
+  EXPECT_EQ(raw->most(), 2);
+  EXPECT_NO_THROW(service.evaluate_async({}, {}).get());
+  EXPECT_THROW(service.evaluate_async(std::span(&c.inputs[0], 1), std::span(a.data(), 2)),
+               std::invalid_argument);
+}
+
+TEST(InferenceServiceTest, AsyncEvaluationRethrowsTheBackendFailureAtGet) {
+  InferenceService service(std::make_unique<SimEvaluator>(SimConfig{.fail_after = 1}),
+                           {.max_batch = 4, .max_wait_us = 0});
+  const Corpus& c = corpus();
+  std::vector<Evaluation> out(1);
+  service.evaluate_async(std::span(&c.inputs[0], 1), out).get();  // batch 1 works
+  std::future<void> failing = service.evaluate_async(std::span(&c.inputs[1], 1), out);
+  try {
+    failing.get();
+    ADD_FAILURE() << "the failed batch did not throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("injected device failure"), std::string::npos);
+  }
+  service.shutdown();
+  EXPECT_THROW(service.evaluate_async(std::span(&c.inputs[0], 1), out), std::runtime_error);
 }
 
 TEST(InferenceServiceTest, RejectsBadConfig) {
