@@ -76,9 +76,10 @@ class Player:
         self.warnings = []  # what the engine flagged during the game (a repaired defect, ...)
         self.kind, self.opts = parse_spec(spec)
         if self.kind == "zhbot":
-            self.engine = UciEngine(spec, [zhbot, "uci"])
+            # bin=PATH plays another zhbot binary (a build before a change, say) than --zhbot.
+            self.engine = UciEngine(spec, [self.opts.get("bin", zhbot), "uci"])
             options = [("Threads", "1"), ("nn_threads", "1"), ("Ponder", "false")]
-            options += [(k, v) for k, v in self.opts.items() if k not in GO_LIMITS]
+            options += [(k, v) for k, v in self.opts.items() if k not in GO_LIMITS + ("bin",)]
         else:
             self.engine = UciEngine(spec, [FAIRY])
             options = [("Threads", "1"), ("Hash", "16")]

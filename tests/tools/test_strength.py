@@ -126,6 +126,14 @@ class ZhbotSpec(unittest.TestCase):
         self.assertIn("setoption name model value x.pt", told)
         self.assertFalse([line for line in told if line.startswith("setoption name nodes")], told)
 
+    def test_bin_plays_another_binary_and_is_not_an_engine_option(self):
+        engine, out = fake_zhbot(self)
+        play_one_game("/nonexistent/zhbot", out, "zhbot:nodes=50,bin=" + engine)
+        with open(engine + ".log") as f:
+            told = f.read().splitlines()
+        self.assertIn("go nodes 50", told)
+        self.assertFalse([line for line in told if line.startswith("setoption name bin")], told)
+
 
 class IllegalMove(unittest.TestCase):
     def test_an_illegal_move_loses_and_keeps_what_the_engine_said(self):
