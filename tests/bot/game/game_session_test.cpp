@@ -137,10 +137,8 @@ TEST_F(GameSessionTest, ShutdownLeavesARunningGameToLichess) {
   // Registered before start_server()'s own chat handler, so this one answers.
   server_.server().Post(R"(/api/bot/game/abcdefgh/chat)",
                         [&](const httplib::Request&, httplib::Response& res) {
-                          {
-                            std::lock_guard lock(mutex);
-                            ++greetings;
-                          }
+                          std::lock_guard lock(mutex);  // notify under it: the test may end at once
+                          ++greetings;
                           cv.notify_all();
                           res.set_content(R"({"ok":true})", "application/json");
                         });
