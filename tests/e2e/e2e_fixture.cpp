@@ -85,7 +85,7 @@ std::string E2eTest::declined_reason(const std::string& challenge_id) {
         if (c.value("status", "") == "declined") reason = c.value("declineReasonKey", "?");
         return !reason.empty() || c.value("status", "") == "accepted";
       },
-      10s);
+      30s);
   return reason.empty() ? "(not declined: " + emu_->challenge_state(challenge_id).dump() + ")"
                         : reason;
 }

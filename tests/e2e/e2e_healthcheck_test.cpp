@@ -31,7 +31,7 @@ class E2eHealthcheck : public E2eTest {
   ExitStatus healthcheck(const std::filesystem::path& config) {
     ChildProcess probe({zh::test::zhbot_bin(), "healthcheck", "--config", config.string()},
                        harness_child(dir_ / "healthcheck.log"));
-    const auto status = probe.wait_exit(10s);
+    const auto status = probe.wait_exit(60s);
     return status ? *status : probe.stop();
   }
 
@@ -44,7 +44,7 @@ TEST_F(E2eHealthcheck, ZeroWhileTheDaemonIsConnectedOneOnceItHasStopped) {
   ASSERT_GT(port, 0);
   BotProcess& bot = start_bot(settings().set("operations", "metrics_port", std::to_string(port)));
   const auto config = dir_ / "zhbot.yaml";  // the file the daemon runs with
-  EXPECT_TRUE(eventually([&] { return exited_with(healthcheck(config), 0); }, 20s))
+  EXPECT_TRUE(eventually([&] { return exited_with(healthcheck(config), 0); }, 60s))
       << read_text(dir_ / "healthcheck.log");
   EXPECT_NE(read_text(dir_ / "healthcheck.log").find("HTTP 200"), std::string::npos);
   stop_now(bot);

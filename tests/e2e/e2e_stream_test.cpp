@@ -83,7 +83,7 @@ TEST_F(E2eStreams, RateLimitsOnTheEventStreamAndOnAMoveArePausedForThenPlayed) {
          {{"target", "move"}, {"status", 429}, {"ratelimit_seconds", 2}, {"skip", 3}, {"count", 1}},
          {{"target", "move"}, {"status", 502}, {"skip", 8}, {"count", 1}}}}});
   BotProcess& bot = start_bot(settings());
-  ASSERT_TRUE(eventually([&] { return emu_->stats().value("event_stream_opens", 0) >= 1; }, 15s))
+  ASSERT_TRUE(eventually([&] { return emu_->stats().value("event_stream_opens", 0) >= 1; }, 60s))
       << "the event stream was never reopened after the 429";
   const auto events = log_rows(*emu_, "event_stream");
   ASSERT_GE(events.size(), 2u);
