@@ -71,10 +71,18 @@ mkdir -p "$DIR" "$DATA_DIR" "$TEST_SET"
 source tools/steps.sh
 
 chunk() {  # chunk SEED: CHUNK_GAMES teacher games from that seed; one cut off is made again
-  rm -rf "$DATA_DIR/chunk-$1"
-  # shellcheck disable=SC2086  # DATAGEN_OPTS is a list of options
-  "$ZHBOT" datagen --out "$DATA_DIR/chunk-$1" --nodes "$NODES" --games "$CHUNK_GAMES" \
-    --workers "$WORKERS" --seed "$1" --progress 60 $DATAGEN_OPTS
+  # Three tries: on a loaded machine a niced teacher can miss its start-up deadline, and a
+  # night's bulk run should not stop on that.
+  local attempt
+  for attempt in 1 2 3; do
+    rm -rf "$DATA_DIR/chunk-$1"
+    # shellcheck disable=SC2086  # DATAGEN_OPTS is a list of options
+    "$ZHBOT" datagen --out "$DATA_DIR/chunk-$1" --nodes "$NODES" --games "$CHUNK_GAMES" \
+      --workers "$WORKERS" --seed "$1" --progress 60 $DATAGEN_OPTS && return 0
+    echo "chunk $1: try $attempt failed"
+    sleep 30
+  done
+  return 1
 }
 
 test_set() {  # TEST_GAMES games labelled at TEST_NODES, from seeds no chunk uses
