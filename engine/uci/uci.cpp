@@ -63,10 +63,17 @@ void UciLoop::send(const std::string& line) {
 }
 
 void UciLoop::run(std::istream& in) {
+  // A tied input stream (std::cin is tied to std::cout) flushes the output before every read,
+  // from this thread and without out_mutex_, while the search thread may be writing its
+  // bestmove: a data race in the stream buffer, which now and then wrote a line twice. A GUI
+  // then read the second copy as the answer to its next `go` (an illegal move, the previous
+  // one). send() flushes every line itself, so the tie only did harm.
+  std::ostream* const tied = in.tie(nullptr);
   for (std::string line; std::getline(in, line);)
     if (!handle(line)) break;
   engine_.stop();
   engine_.wait();
+  in.tie(tied);
 }
 
 bool UciLoop::handle(const std::string& raw) {

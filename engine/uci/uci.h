@@ -19,7 +19,8 @@ class UciLoop {
   UciLoop(Engine& engine, std::ostream& out, std::string engine_name);
   ~UciLoop();
 
-  // Reads commands until `quit` or end of input; waits for a running search to finish.
+  // Reads commands until `quit` or end of input; waits for a running search to finish. `in`
+  // is untied meanwhile: only send() may touch the output.
   void run(std::istream& in);
   // Handles one command line; returns false for `quit`.
   bool handle(const std::string& line);

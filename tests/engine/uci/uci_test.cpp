@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mutex>
 #include <sstream>
+#include <streambuf>
+#include <utility>
+#include <vector>
 
 #include "engine/chess/notation.h"
 #include "tests/support/fake_clock.h"
@@ -179,6 +183,68 @@ TEST_F(UciTest, ForcedMateIsReportedAsMate) {
 TEST_F(UciTest, NoLegalMoveAnswersNullMove) {
   send({"position fen R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1", "go movetime 100"});
   EXPECT_EQ(lines_starting("bestmove ").at(0), "bestmove 0000");
+}
+
+// An output that records what each flush carried. The loop's own flushes carry one whole line
+// each (send() writes a line and flushes it under its lock); a flush that carries nothing came
+// from elsewhere, such as a tied input stream flushing before each read, without that lock and
+// while the search thread may be writing.
+class FlushRecorder : public std::streambuf {
+ public:
+  std::vector<std::string> flushes() {
+    std::lock_guard lock(mutex_);
+    return flushes_;
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    std::lock_guard lock(mutex_);
+    pending_ += traits_type::to_char_type(c);
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    std::lock_guard lock(mutex_);
+    pending_.append(s, std::size_t(n));
+    return n;
+  }
+  int sync() override {
+    std::lock_guard lock(mutex_);
+    flushes_.push_back(std::exchange(pending_, {}));
+    return 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::string pending_;
+  std::vector<std::string> flushes_;
+};
+
+// The regression: std::cin is tied to std::cout, so every read flushed the output from the
+// reading thread, racing the search thread's bestmove; now and then a line went out twice and
+// the GUI took the copy for its next move (the previous move again: illegal).
+TEST(UciRunTest, OnlyTheLoopFlushesItsOutputAndOneWholeLineAtATime) {
+  Engine engine;
+  engine.set_option("backend", "uniform");
+  FlushRecorder recorder;
+  std::ostream out(&recorder);
+  // The second position has one legal move, answered at once: the race's widest window.
+  std::istringstream in(
+      "uci\nisready\nposition startpos\ngo nodes 1\nisready\n"
+      "position fen 6k1/8/8/8/8/8/5PP1/r5K1[] w - - 0 1\ngo wtime 1000 btime 1000\nquit\n");
+  in.tie(&out);
+  {
+    UciLoop loop(engine, out, "zhbot-test");
+    loop.run(in);
+  }
+  EXPECT_EQ(in.tie(), &out) << "the tie is given back";
+  int bestmoves = 0;
+  for (const std::string& flush : recorder.flushes()) {
+    EXPECT_FALSE(flush.empty()) << "a flush that did not come from send()";
+    EXPECT_EQ(std::count(flush.begin(), flush.end(), '\n'), 1) << flush;
+    if (flush.rfind("bestmove ", 0) == 0) ++bestmoves;
+  }
+  EXPECT_EQ(bestmoves, 2);
 }
 
 }  // namespace
