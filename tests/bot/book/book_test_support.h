@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "bot/book/book_move_engine.h"
 #include "engine/chess/notation.h"
 #include "tests/bot/result_sink.h"
+#include "tests/support/waitable_log.h"
 
 namespace zh::bot::test {
 
@@ -42,11 +42,7 @@ class RecordingEngine final : public MoveEngine {
       if (!moves.empty()) moves += ' ';
       moves += to_uci(m);
     }
-    {
-      std::lock_guard lock(mutex_);
-      calls_.push_back({moves, limits, std::move(done)});
-    }
-    cv_.notify_all();
+    calls_.add({moves, limits, std::move(done)});
   }
   void ponder(const Game&) override { pondering_ = true; }
   void stop() override {
@@ -57,21 +53,14 @@ class RecordingEngine final : public MoveEngine {
   std::string description() const override { return "recording"; }
 
   std::optional<Call> wait_think(std::size_t n, std::chrono::milliseconds timeout = 10s) {
-    std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, timeout, [&] { return calls_.size() > n; })) return std::nullopt;
-    return calls_[n];
+    return calls_.wait(n, timeout);
   }
-  std::size_t thinks() {
-    std::lock_guard lock(mutex_);
-    return calls_.size();
-  }
+  std::size_t thinks() { return calls_.size(); }
   std::atomic<int> new_games{0};
   std::atomic<int> stops{0};
 
  private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<Call> calls_;
+  zh::test::WaitableLog<Call> calls_;
   std::atomic<bool> pondering_{false};
 };
 
