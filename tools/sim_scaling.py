@@ -57,11 +57,15 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--zhbot", action="append", required=True,
                         help="a zhbot binary; give it again for the next (anchor first)")
+    parser.add_argument("--only", default="",
+                        help="run only the workloads whose name contains this text")
     args = parser.parse_args()
     print("| workload | binary | sim nodes/s | evaluations/s | batch fill | capacity | "
           "sim limit (evaluations/s) | uniform (CPU) limit | ratio | load |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, common, sim_opts, uniform_opts in WORKLOADS:
+        if args.only not in name:
+            continue
         for zhbot in args.zhbot:
             uniform, load_u = selfplay(zhbot, "%s --backend uniform %s" % (common, uniform_opts))
             sim, load_s = selfplay(zhbot, "%s --backend sim %s" % (common, sim_opts))
