@@ -118,7 +118,7 @@ def parse_lichess_tc(tc):
 def play_game(white, black, opening, clock_ms, max_plies, referee):
     base, inc = clock_ms
     clock = {"w": base, "b": base}
-    moves, repetitions = [], Repetitions()
+    moves, move_ms, repetitions = [], [], Repetitions()
     for p in (white, black):
         p.new_game()
     while True:
@@ -126,21 +126,24 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
         state = referee.state(position)
         end = game_end(state, repetitions.add(state.fen), len(moves), max_plies)
         if end:
-            return end, moves, clock
+            return end, moves, clock, move_ms
         side, loser = state.side, loss_for(state.side)
         mover = white if side == "w" else black
         start = time.monotonic()
         try:
             move = mover.go(position, clock, inc)
         except EngineError as e:
-            return (loser, "crash: %s (%s)" % (mover.spec, e)), moves, clock
-        clock[side] -= int((time.monotonic() - start) * 1000)
+            return (loser, "crash: %s (%s)" % (mover.spec, e)), moves, clock, move_ms
+        spent = int((time.monotonic() - start) * 1000)
+        move_ms.append(spent)
+        clock[side] -= spent
         if clock[side] < 0 and not any(k in mover.opts for k in GO_LIMITS):
-            return (loser, "time forfeit: %s" % mover.spec), moves, clock
+            return (loser, "time forfeit: %s" % mover.spec), moves, clock, move_ms
         clock[side] += inc
         if move not in state.legal:
             mover.failed = True
-            return (loser, "illegal move: %s played %s" % (mover.spec, move)), moves, clock
+            return ((loser, "illegal move: %s played %s" % (mover.spec, move)), moves, clock,
+                    move_ms)
         moves.append(move)
 
 
@@ -302,8 +305,8 @@ def play_numbered_game(g, a, b, tc, clock_ms, zhbot, openings, max_plies, refere
     white, black = (pa, pb) if a_white else (pb, pa)
     started = time.time()
     try:
-        (result, reason), moves, clock = play_game(white, black, opening, clock_ms, max_plies,
-                                                   referee)
+        (result, reason), moves, clock, move_ms = play_game(white, black, opening, clock_ms,
+                                                            max_plies, referee)
     finally:
         pa.quit()
         pb.quit()
@@ -311,7 +314,8 @@ def play_numbered_game(g, a, b, tc, clock_ms, zhbot, openings, max_plies, refere
     record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
               "tc": tc, "tc_ms": clock_ms, "result": result, "reason": reason,
               "plies": len(moves), "seconds": round(time.time() - started, 1),
-              "clock_ms": clock, "moves": " ".join(moves)}
+              "clock_ms": clock, "moves": " ".join(moves),
+              "move_ms": move_ms}  # each ply's thinking time, as the clock charged it
     if failed:  # what the engine said before its illegal move, for the bug report
         record["engine_output"] = failed[0].last_lines
     warnings = {p.spec: p.warnings for p in (pa, pb) if p.warnings}
@@ -331,6 +335,28 @@ def clock_left(results, side):
     return (statistics.median(left), min(left)) if left else None
 
 
+# Our move numbers (1-based) that the time report groups: opening, early and late middlegame, end.
+PHASES = ((1, 10), (11, 20), (21, 30), (31, None))
+
+
+def time_by_phase(results, side):
+    """Mean seconds `side` thought per move in each of PHASES, over the games whose records
+    carry each ply's time (move_ms); None where there are none, or for a bounded side. Where a
+    game's clock went is what the time manager's plan is judged by."""
+    if any(k in GO_LIMITS for k in parse_spec(side)[1]):
+        return None
+    spent = [[] for _ in PHASES]
+    for r in results:
+        first = 0 if r["white"] == side else 1
+        for number, ms in enumerate(r.get("move_ms", [])[first::2], start=1):
+            for i, (low, high) in enumerate(PHASES):
+                if number >= low and (high is None or number <= high):
+                    spent[i].append(ms / 1000.0)
+    if not any(spent):
+        return None
+    return [statistics.mean(x) if x else None for x in spent]
+
+
 def describe(results, a, b):
     n, s, e, lo, hi, _ = summarize(results, a)
     if not n:
@@ -343,6 +369,12 @@ def describe(results, a, b):
     left = clock_left(results, a)
     if left:
         line += "; clock left at the end: median %.1f s, least %.1f s" % left
+    phases = time_by_phase(results, a)
+    if phases:
+        line += "; seconds a move, moves %s" % ", ".join(
+            "%s: %s" % ("%d-%d" % (lo, hi) if hi else "%d+" % lo,
+                        "-" if t is None else "%.2f" % t)
+            for (lo, hi), t in zip(PHASES, phases))
     return line
 
 

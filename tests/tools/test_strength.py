@@ -252,6 +252,18 @@ class Score(unittest.TestCase):
         self.assertIn("clock left at the end: median 8.0 s, least 2.0 s",
                       strength.describe(games, "zhbot", "fsf:nodes=1"))
 
+    def test_the_time_by_phase_counts_the_sides_own_moves(self):
+        # zhbot is White in game 0 (plies 0, 2, ...) and Black in game 1 (plies 1, 3, ...).
+        white = [1000 if i % 2 == 0 else 9000 for i in range(24)]  # 12 moves each side
+        black = [9000 if i % 2 == 0 else 3000 for i in range(24)]
+        games = [dict(game(0, True, "1-0"), move_ms=white),
+                 dict(game(1, False, "1-0"), move_ms=black)]
+        self.assertEqual(strength.time_by_phase(games, "zhbot"), [2.0, 2.0, None, None])
+        self.assertEqual(strength.time_by_phase(games, "fsf:nodes=1"), None)  # bounded
+        self.assertEqual(strength.time_by_phase([game(0, True, "1-0")], "zhbot"), None)
+        self.assertIn("seconds a move, moves 1-10: 2.00, 11-20: 2.00, 21-30: -, 31+: -",
+                      strength.describe(games, "zhbot", "fsf:nodes=1"))
+
     def test_a_perfect_score_keeps_a_finite_lower_bound(self):
         n, score, elo, low, high, _ = strength.summarize(
             [game(i, i % 2 == 0, "1-0" if i % 2 == 0 else "0-1") for i in range(20)], "zhbot")
