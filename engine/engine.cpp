@@ -5,6 +5,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/log.h"
+#include "engine/search/move_choice.h"
 #include "engine/search/params.h"
 
 namespace zh {
@@ -23,7 +24,8 @@ SearchFigures figures_of(const SearchSnapshot& s) {
   if (s.best >= 0 && !s.children.empty()) {
     f.top_prior = s.children[0].prior;  // edges are in prior order
     f.top_prior_is_best = s.best == 0;
-    f.best_q = s.children[s.best].q;
+    f.best_q = s.children[std::size_t(s.best)].q;
+    f.challenger_share = challenger_share(s.children, s.best);
   }
   return f;
 }

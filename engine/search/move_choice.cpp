@@ -73,4 +73,14 @@ int choose_move(const std::vector<RootChild>& children, std::uint32_t parent_vis
   return int(std::max_element(pi.begin(), pi.end()) - pi.begin());
 }
 
+double challenger_share(const std::vector<RootChild>& children, int best) {
+  if (best < 0 || best >= int(children.size()) || children[std::size_t(best)].visits == 0) return 0;
+  const RootChild& chosen = children[std::size_t(best)];
+  double share = 0;
+  for (const RootChild& c : children)
+    if (c.visits > 0 && c.q > chosen.q)
+      share = std::max(share, double(c.visits) / double(chosen.visits));
+  return share;
+}
+
 }  // namespace zh

@@ -39,4 +39,9 @@ std::vector<double> final_policy(const std::vector<RootChild>& children,
 int choose_move(const std::vector<RootChild>& children, std::uint32_t parent_visits,
                 const MoveChoiceParams& p, double temperature = 0, std::mt19937_64* rng = nullptr);
 
+// How contested the choice of children[best] is: the largest share of its visits that a visited
+// move with a better Q has (0: none; 0.5: a move with half its visits looks better). The time
+// manager searches on while it is high (contested_share), since more search may change the move.
+double challenger_share(const std::vector<RootChild>& children, int best);
+
 }  // namespace zh

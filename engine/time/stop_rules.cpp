@@ -34,7 +34,8 @@ StopVerdict StopRules::check(const SearchFigures& f, TimePoint now) const {
   const std::int64_t elapsed = ms_between(clock_start_, now);
   const bool easy = f.best_q && is_easy(f.top_prior, f.top_prior_is_best);
   const bool critical = f.best_q && is_critical(*f.best_q);
-  if (time_is_up(elapsed, easy, critical)) return {true, {}};
+  const bool contested = f.best_q && is_contested(f.challenger_share);
+  if (time_is_up(elapsed, easy, critical, contested)) return {true, {}};
   return {false, clock_start_ + Millis(next_check_ms(elapsed))};
 }
 
@@ -52,20 +53,29 @@ bool StopRules::is_critical(double best_q) const {
   return previous_best_q_ && *previous_best_q_ - best_q >= params().critical_q_drop;
 }
 
+bool StopRules::is_contested(double challenger_share) const {
+  return params().contested_extension > 0 && challenger_share >= params().contested_share;
+}
+
+std::int64_t StopRules::extended_limit_ms(double extension) const {
+  return std::min(budget_.max_ms, std::int64_t(double(budget_.target_ms) * (1.0 + extension)));
+}
+
 std::int64_t StopRules::easy_limit_ms() const {
   return std::max(budget_.min_ms, std::int64_t(budget_.target_ms * params().easy_fraction));
 }
 
-bool StopRules::time_is_up(std::int64_t elapsed_ms, bool easy, bool critical) const {
+bool StopRules::time_is_up(std::int64_t elapsed_ms, bool easy, bool critical,
+                           bool contested) const {
   const TimeBudget& b = budget_;
   if (!b.timed) return false;
   if (elapsed_ms >= b.max_ms) return true;
   if (elapsed_ms < b.min_ms) return false;
-  std::int64_t limit = b.target_ms;
-  if (critical)
-    limit = b.max_ms;
-  else if (easy)
-    limit = easy_limit_ms();
+  // An extension wins over the easy rule: a move that is easy by its prior but critical or
+  // contested by the search is not easy.
+  std::int64_t limit = easy && !critical && !contested ? easy_limit_ms() : b.target_ms;
+  if (critical) limit = std::max(limit, extended_limit_ms(params().critical_extension));
+  if (contested) limit = std::max(limit, extended_limit_ms(params().contested_extension));
   return elapsed_ms >= limit;
 }
 

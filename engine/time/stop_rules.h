@@ -15,7 +15,10 @@
 //    stop, but against a human not before the minimum think time;
 //  - timed: the budget of the TimeManager (target, max, min): stop at the target; an easy move
 //    (the network's favourite by far, still best by Q) stops at easy_fraction of it; a critical
-//    one (our best Q fell by critical_q_drop since our previous move) runs to the maximum.
+//    one (our best Q fell by critical_q_drop since our previous move) runs on to
+//    (1 + critical_extension) x the target, a contested one (another move with contested_share
+//    of the chosen move's visits has a better Q: more search may change the move) to
+//    (1 + contested_extension) x the target; never past the maximum.
 //
 // The tunables are the plain fields of TimeParams (expected_game_length: the middlegame share
 // 1 / length of the clock; increment_factor; easy_prior, easy_fraction; critical_q_drop,
@@ -36,6 +39,8 @@ struct SearchFigures {
   double top_prior = 0;            // the highest prior among the root moves
   bool top_prior_is_best = false;  // ...and that move is the current best
   std::optional<double> best_q;    // the current best move's Q; absent before it has one
+  // The largest share of the best move's visits that a move with a better Q has (0: none).
+  double challenger_share = 0;
 };
 
 struct StopVerdict {
@@ -70,14 +75,16 @@ class StopRules {
   // The single rules, for tests and for the notes of a search.
   bool is_easy(double top_prior, bool top_prior_is_best) const;
   bool is_critical(double best_q) const;
+  bool is_contested(double challenger_share) const;
   // Whether a timed search at `elapsed_ms` of its budget stops, and when (elapsed ms) to ask
   // again: the thresholds themselves, and between the easy-move limit and the maximum (where
   // the easy and critical rules depend on the tree) every 1/100 of the target, 5 to 50 ms.
-  bool time_is_up(std::int64_t elapsed_ms, bool easy, bool critical) const;
+  bool time_is_up(std::int64_t elapsed_ms, bool easy, bool critical, bool contested = false) const;
   std::int64_t next_check_ms(std::int64_t elapsed_ms) const;
 
  private:
   std::int64_t easy_limit_ms() const;
+  std::int64_t extended_limit_ms(double extension) const;
 
   TimeManager planner_;
   SearchLimits limits_;

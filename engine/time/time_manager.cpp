@@ -40,6 +40,11 @@ const OptionTable<TimeParams> kOptions{
          "a best Q this far under the previous move's extends the search"},
         {"critical_extension", &TimeParams::critical_extension, Float{0.5, 0, 4},
          "extension share for critical positions"},
+        {"contested_share", &TimeParams::contested_share, Float{0.3, 0.01, 1},
+         "the move to play is contested when another with at least this share of its visits "
+         "has a better Q"},
+        {"contested_extension", &TimeParams::contested_extension, Float{0, 0, 4},
+         "extension share while the move to play is contested (0: off)"},
     }};
 
 }  // namespace
@@ -95,7 +100,8 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
       std::max(p.min_move_ms, remaining_ms - p.move_overhead_ms - p.safety_floor_ms);
   std::int64_t target = std::int64_t(t) - p.move_overhead_ms;
   target = std::clamp(target, p.min_move_ms, cap);
-  b.max_ms = std::min<std::int64_t>(cap, std::int64_t(target * (1.0 + p.critical_extension)));
+  const double extension = std::max(p.critical_extension, p.contested_extension);
+  b.max_ms = std::min<std::int64_t>(cap, std::int64_t(target * (1.0 + extension)));
   b.max_ms = std::max(b.max_ms, target);
   b.min_ms = limits.human_opponent ? std::min(limits.min_think_ms, cap) : 0;
   b.target_ms = move.legal_moves <= 1 ? b.min_ms : std::max(target, b.min_ms);

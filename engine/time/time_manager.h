@@ -10,7 +10,7 @@
 //  - the move overhead is subtracted; a hard cap keeps safety_floor_ms on the clock;
 //  - against humans only: t += f * t, f ~ U[-jitter, +jitter] (eq. 9), and a minimum think;
 //  - one legal move: answer at once (target = the minimum); the maximum leaves room for the
-//    critical-position extension (critical_extension x the target).
+//    larger of the critical-position and contested-move extensions (x the target).
 
 #include <cstdint>
 #include <random>
@@ -35,6 +35,8 @@ struct TimeParams {
   double easy_fraction;
   double critical_q_drop;
   double critical_extension;
+  double contested_share;
+  double contested_extension;
 
   static void declare(Options& options);
   static TimeParams from(const Options& options);
@@ -51,7 +53,7 @@ struct MoveContext {
 struct TimeBudget {
   bool timed = false;          // false: only stop/limits end the search
   std::int64_t target_ms = 0;  // stop here normally
-  std::int64_t max_ms = 0;     // never past here (critical extension, hard cap)
+  std::int64_t max_ms = 0;     // never past here (the extensions, hard cap)
   std::int64_t min_ms = 0;     // never answer before this (human-facing minimum)
 };
 

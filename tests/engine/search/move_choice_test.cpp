@@ -26,6 +26,20 @@ TEST(MoveChoice, FinalPolicyEq5And7) {
   EXPECT_EQ(choose_move(c, 0, p), 2);  // Q outweighs visits here
 }
 
+TEST(MoveChoice, ChallengerShareIsTheBestQChallengersVisitShare) {
+  // The chosen move (0) has 100 visits; 1 looks better with 40, 2 better with 60, 3 worse.
+  const std::vector<RootChild> c = {child(100, 0.1f), child(40, 0.3f), child(60, 0.2f),
+                                    child(90, 0.0f), child(0, 0.9f)};
+  EXPECT_DOUBLE_EQ(challenger_share(c, 0), 0.6);
+  // Nothing better than the best by Q; an unvisited child (its Q is a placeholder) is no rival.
+  EXPECT_DOUBLE_EQ(challenger_share(c, 1), 0.0);
+  EXPECT_DOUBLE_EQ(challenger_share(c, -1), 0.0);
+  EXPECT_DOUBLE_EQ(challenger_share({}, 0), 0.0);
+  // A rival with more visits than the chosen move counts above 1.
+  EXPECT_DOUBLE_EQ(challenger_share(c, 2), 40.0 / 60.0);
+  EXPECT_DOUBLE_EQ(challenger_share(c, 3), 100.0 / 90.0);
+}
+
 TEST(MoveChoice, ThresholdGrowsWithParentVisits) {
   // With N(s) large the threshold nears 0.9 * max N: 85 of 100 visits no longer counts.
   const std::vector<RootChild> c = {child(100, 0.0f), child(85, 0.5f)};

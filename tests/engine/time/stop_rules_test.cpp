@@ -97,6 +97,46 @@ TEST(StopRules, ACriticalMoveRunsToTheMaximumAndOnlyAfterOurOwnMove) {
   EXPECT_TRUE(rules.check(dropped, at(4700)).stop);
 }
 
+TEST(StopRules, AContestedMoveRunsOnToItsOwnExtensionWhenThatIsOn) {
+  TimeParams p = formula_params();
+  p.contested_extension = 1.0;  // to twice the target; the critical extension stays 0.5
+  StopRules rules(p, 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_EQ(rules.budget().target_ms, 4700);
+  EXPECT_EQ(rules.budget().max_ms, 9400);  // room for the larger extension
+  SearchFigures contested = kPlain;
+  contested.challenger_share = 0.5;  // a move with half the visits looks better
+  EXPECT_FALSE(rules.check(contested, at(4700)).stop);
+  EXPECT_FALSE(rules.check(contested, at(9399)).stop);
+  EXPECT_TRUE(rules.check(contested, at(9400)).stop);
+  // A challenger with fewer visits than contested_share (0.3) is noise: the target holds.
+  SearchFigures noise = kPlain;
+  noise.challenger_share = 0.2;
+  EXPECT_TRUE(rules.check(noise, at(4700)).stop);
+  EXPECT_TRUE(rules.check(kPlain, at(4700)).stop);
+  // An easy move that the search contests is not easy.
+  SearchFigures easy_but_contested = tree(0.95, true, 0.1);
+  easy_but_contested.challenger_share = 0.5;
+  EXPECT_FALSE(rules.check(easy_but_contested, at(2350)).stop);
+  EXPECT_FALSE(rules.check(easy_but_contested, at(4700)).stop);
+  // A critical move keeps its own, shorter extension.
+  rules.end(0.5);
+  rules.begin(blitz(), kFirstMove, kStart);
+  const SearchFigures dropped = tree(0.2, true, 0.25);
+  EXPECT_FALSE(rules.check(dropped, at(7049)).stop);
+  EXPECT_TRUE(rules.check(dropped, at(7050)).stop);
+}
+
+TEST(StopRules, TheContestedRuleIsOffByDefault) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_EQ(rules.budget().max_ms, 7050);
+  SearchFigures contested = kPlain;
+  contested.challenger_share = 1.0;
+  EXPECT_FALSE(rules.is_contested(1.0));
+  EXPECT_TRUE(rules.check(contested, at(4700)).stop);
+}
+
 TEST(StopRules, InfiniteWaitsForStopWhateverHappens) {
   StopRules rules(formula_params(), 1);
   SearchLimits l = blitz();
