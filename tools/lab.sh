@@ -9,14 +9,22 @@ mkdir -p "$ZHBOT_LAB"
 
 # lab_import_starter DIR: the starter teacher set imported into DIR as shards, once. Its source
 # is $ZHBOT_TEACHER_SET, a folder holding the set's *.jsonl.gz files (the set is data, not part
-# of the repository). Returns 1, changing nothing, when that variable is unset.
+# of the repository). Returns 1, changing nothing, when that variable is unset. A folder without
+# such files, or a file that does not import, stops the caller (exit 2) and marks nothing
+# imported: a mistyped path must not pass for an empty starter set on every later run.
 lab_import_starter() {
-  local dir=$1 file
+  local dir=$1 file files
   [[ -e "$dir/.imported" ]] && return 0
   [[ -n "${ZHBOT_TEACHER_SET:-}" ]] || return 1
+  files=("$ZHBOT_TEACHER_SET"/*.jsonl.gz)
+  if [[ ! -f "${files[0]}" ]]; then
+    echo "ZHBOT_TEACHER_SET $ZHBOT_TEACHER_SET: no *.jsonl.gz files there" >&2
+    exit 2
+  fi
   rm -rf "$dir" && mkdir -p "$dir"
-  for file in "$ZHBOT_TEACHER_SET"/*.jsonl.gz; do
-    "$ZHBOT" datagen --import "$file" --out "$dir"
+  for file in "${files[@]}"; do
+    "$ZHBOT" datagen --import "$file" --out "$dir" \
+      || { echo "ZHBOT_TEACHER_SET: $file did not import" >&2; exit 2; }
   done
   touch "$dir/.imported"
 }

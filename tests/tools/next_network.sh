@@ -80,4 +80,13 @@ if BASE_DATA=$work/nowhere bash "$root/tools/next_network.sh" "$work/other" > "$
 fi
 grep -q "BASE_DATA .*nowhere: no such directory" "$work/bad.log" || { cat "$work/bad.log"; fail "unclear error"; }
 [[ ! -e "$work/other" ]] || fail "a failed start left $work/other"
+# A starter-set folder without the set is named, and nothing is marked imported.
+mkdir -p "$work/no-set"
+if ZHBOT_TEACHER_SET=$work/no-set BASE_DATA=$lab/data/starter \
+  bash "$root/tools/next_network.sh" "$work/other" > "$work/no-set.log" 2>&1; then
+  fail "a starter-set folder without the set was accepted"
+fi
+grep -q "ZHBOT_TEACHER_SET .*no-set: no \*.jsonl.gz files there" "$work/no-set.log" \
+  || { cat "$work/no-set.log"; fail "unclear error for an empty ZHBOT_TEACHER_SET"; }
+[[ ! -e "$lab/data/starter/.imported" ]] || fail "an empty starter set was marked imported"
 echo "next_network: OK"
