@@ -155,6 +155,8 @@ def main():
                     help="search each position this many nodes instead of --movetime ms")
     ap.add_argument("-o", "--option", action="append", default=[], help="zhbot option NAME=VALUE")
     args = ap.parse_args()
+    if args.nodes < 0 or args.movetime <= 0:
+        ap.error("--nodes must be >= 0 (0: use --movetime) and --movetime > 0")
     make(args) if args.command == "make" else solve(args)
 
 
