@@ -6,6 +6,9 @@ verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per positio
       (TEACHER: labelled teacher positions, one JSON object a line with fen, cp, mate, ply)
   tools/suites.py solve --suite tools/suites/mate.epd --zhbot build/default/bot/zhbot \
       --movetime 1000 [-o backend=torch -o model=models/X.pt]
+  tools/suites.py solve --suite tools/suites/defence.epd --nodes 2000
+      (a fixed node count instead of a time: the same search on a busy machine as on a quiet
+      one, so two builds or settings compare at equal nodes)
 
 mate.epd: positions where the teacher reported mate in n <= 3 for the side to move, kept when
 Fairy-Stockfish at depth 16 confirms a mate in exactly n; solved when zhbot's move keeps a
@@ -100,7 +103,7 @@ def solve(args):
     for e in suite:
         zh.send("ucinewgame")
         zh.send(position_command(e["fen"]))
-        zh.send("go movetime %d" % args.movetime)
+        zh.send(go_command(args))
         move = bestmove_of(zh.read_until("bestmove")[0])[0]
         if "mate" in e:
             n = int(e["mate"])
@@ -113,14 +116,20 @@ def solve(args):
             ok = move == e["best"]
         solved += ok
         if not ok:
-            failed.append("%s (played %s)" % (e["fen"], move))
+            holds = "" if "mate" in e else ", holds %s" % e["best"]
+            failed.append("%s (played %s%s)" % (e["fen"], move, holds))
     zh.quit()
     fsf.quit()
-    print("%s: solved %d of %d (%.1f%%) at %d ms per position"
+    print("%s: solved %d of %d (%.1f%%) at %s per position"
           % (os.path.basename(args.suite), solved, len(suite), 100.0 * solved / len(suite),
-             args.movetime))
+             "%d nodes" % args.nodes if args.nodes else "%d ms" % args.movetime))
     for f in failed[:20]:
         print("  missed: " + f)
+
+
+def go_command(args):
+    """The `go` of one position: a fixed node count where --nodes is given, else a fixed time."""
+    return "go nodes %d" % args.nodes if args.nodes else "go movetime %d" % args.movetime
 
 
 def search_is_mate(fsf, fen, move):
@@ -142,8 +151,12 @@ def main():
     ap.add_argument("--suite")
     ap.add_argument("--zhbot", default="build/default/bot/zhbot")
     ap.add_argument("--movetime", type=int, default=1000)
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="search each position this many nodes instead of --movetime ms")
     ap.add_argument("-o", "--option", action="append", default=[], help="zhbot option NAME=VALUE")
     args = ap.parse_args()
+    if args.nodes < 0 or args.movetime <= 0:
+        ap.error("--nodes must be >= 0 (0: use --movetime) and --movetime > 0")
     make(args) if args.command == "make" else solve(args)
 
 

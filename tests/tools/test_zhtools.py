@@ -13,6 +13,7 @@ from unittest import mock
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
 sys.path.insert(0, TOOLS)
 import strength  # noqa: E402
+import suites  # noqa: E402
 from zhtools import epd, lab, referee, timecontrol, uci  # noqa: E402
 from zhtools.fairy import FairyStockfish  # noqa: E402
 
@@ -166,6 +167,21 @@ class FairySearch(unittest.TestCase):
         self.assertEqual((lines[0].kind, lines[0].value), ("mate", 1))
         self.assertEqual(best, lines[0].move)
         self.assertEqual(len(lines), 2)
+
+
+class SuiteSearchLimit(unittest.TestCase):
+    def test_a_node_count_replaces_the_time(self):
+        # Equal nodes make two builds comparable on a busy machine; the time stays the default.
+        go = suites.go_command
+        self.assertEqual(go(argparse.Namespace(nodes=2000, movetime=1000)), "go nodes 2000")
+        self.assertEqual(go(argparse.Namespace(nodes=0, movetime=1000)), "go movetime 1000")
+
+    def test_a_negative_node_count_is_refused(self):
+        r = subprocess.run([sys.executable, os.path.join(TOOLS, "suites.py"), "solve",
+                            "--suite", "none.epd", "--nodes", "-5"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--nodes must be >= 0", r.stderr)
 
 
 if __name__ == "__main__":
