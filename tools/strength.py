@@ -119,6 +119,10 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
     base, inc = clock_ms
     clock = {"w": base, "b": base}
     moves, move_ms, repetitions = [], [], Repetitions()
+
+    def ended(end):  # the game as far as it went: (result, reason), moves, clocks, ply times
+        return end, moves, clock, move_ms
+
     for p in (white, black):
         p.new_game()
     while True:
@@ -126,24 +130,23 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
         state = referee.state(position)
         end = game_end(state, repetitions.add(state.fen), len(moves), max_plies)
         if end:
-            return end, moves, clock, move_ms
+            return ended(end)
         side, loser = state.side, loss_for(state.side)
         mover = white if side == "w" else black
         start = time.monotonic()
         try:
             move = mover.go(position, clock, inc)
         except EngineError as e:
-            return (loser, "crash: %s (%s)" % (mover.spec, e)), moves, clock, move_ms
+            return ended((loser, "crash: %s (%s)" % (mover.spec, e)))
         spent = int((time.monotonic() - start) * 1000)
         move_ms.append(spent)
         clock[side] -= spent
         if clock[side] < 0 and not any(k in mover.opts for k in GO_LIMITS):
-            return (loser, "time forfeit: %s" % mover.spec), moves, clock, move_ms
+            return ended((loser, "time forfeit: %s" % mover.spec))
         clock[side] += inc
         if move not in state.legal:
             mover.failed = True
-            return ((loser, "illegal move: %s played %s" % (mover.spec, move)), moves, clock,
-                    move_ms)
+            return ended((loser, "illegal move: %s played %s" % (mover.spec, move)))
         moves.append(move)
 
 
