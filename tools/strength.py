@@ -342,6 +342,15 @@ def clock_left(results, side):
 PHASES = ((1, 10), (11, 20), (21, 30), (31, None))
 
 
+def own_move_ms(record, side):
+    """`side`'s thinking time (ms) on each of its moves in `record`, in order. The plies start
+    from the opening position, whose side to move is Black in some openings."""
+    fields = (record.get("opening") or "").split()
+    first_mover = fields[1] if len(fields) > 1 else "w"  # no FEN: the start position
+    own_colour = "w" if record["white"] == side else "b"
+    return record.get("move_ms", [])[0 if own_colour == first_mover else 1::2]
+
+
 def time_by_phase(results, side):
     """Mean seconds `side` thought per move in each of PHASES, over the games whose records
     carry each ply's time (move_ms); None where there are none, or for a bounded side. Where a
@@ -350,14 +359,35 @@ def time_by_phase(results, side):
         return None
     spent = [[] for _ in PHASES]
     for r in results:
-        first = 0 if r["white"] == side else 1
-        for number, ms in enumerate(r.get("move_ms", [])[first::2], start=1):
+        for number, ms in enumerate(own_move_ms(r, side), start=1):
             for i, (low, high) in enumerate(PHASES):
                 if number >= low and (high is None or number <= high):
                     spent[i].append(ms / 1000.0)
     if not any(spent):
         return None
     return [statistics.mean(x) if x else None for x in spent]
+
+
+def clock_low_point(results, side):
+    """The median over games of the least `side`'s clock showed (seconds, at the end of one of
+    its moves, before the increment), or None. Unlike the clock left at the end it does not
+    count the increments of a finish played at once (a proven mate, forced replies), so it
+    says how much of the clock the decisive part of the game left unused."""
+    if any(k in GO_LIMITS for k in parse_spec(side)[1]):
+        return None
+    lows = []
+    for r in results:
+        spent = own_move_ms(r, side)
+        if not spent or "tc_ms" not in r:
+            continue
+        base, inc = r["tc_ms"]
+        clock, low = base, base
+        for ms in spent:
+            clock -= ms
+            low = min(low, clock)
+            clock += inc
+        lows.append(low / 1000.0)
+    return statistics.median(lows) if lows else None
 
 
 def describe(results, a, b):
@@ -372,6 +402,9 @@ def describe(results, a, b):
     left = clock_left(results, a)
     if left:
         line += "; clock left at the end: median %.1f s, least %.1f s" % left
+    low = clock_low_point(results, a)
+    if low is not None:
+        line += "; its low point in a game: median %.1f s" % low
     phases = time_by_phase(results, a)
     if phases:
         line += "; seconds a move, moves %s" % ", ".join(

@@ -78,7 +78,8 @@ class StopRules {
   bool is_contested(double challenger_share) const;
   // Whether a timed search at `elapsed_ms` of its budget stops, and when (elapsed ms) to ask
   // again: the thresholds themselves, and between the easy-move limit and the maximum (where
-  // the easy and critical rules depend on the tree) every 1/100 of the target, 5 to 50 ms.
+  // the easy, critical and contested rules depend on the tree) every 1/100 of the target, 5 to
+  // 50 ms.
   bool time_is_up(std::int64_t elapsed_ms, bool easy, bool critical, bool contested = false) const;
   std::int64_t next_check_ms(std::int64_t elapsed_ms) const;
 

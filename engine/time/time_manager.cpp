@@ -1,6 +1,7 @@
 #include "engine/time/time_manager.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/option_table.h"
 
@@ -22,6 +23,15 @@ const OptionTable<TimeParams> kOptions{
          "one move)"},
         {"increment_factor", &TimeParams::increment_factor, Float{1.0, 0, 1},
          "share of the increment spent on each move"},
+        {"middlegame_boost", &TimeParams::middlegame_boost, Float{0, 0, 4},
+         "sudden death, before late_game_move: each move weighs 1 + boost * exp(-((move - "
+         "middlegame_peak) / middlegame_width)^2) and gets its weight's share of the moves to go, "
+         "so the clock moves from the opening to the middlegame, where games are decided, "
+         "while the moves after the peak keep what the flat plan gives them (0: a flat plan)"},
+        {"middlegame_peak", &TimeParams::middlegame_peak, Int{20, 0, 499},
+         "the move (of ours) that weighs most in the middlegame plan"},
+        {"middlegame_width", &TimeParams::middlegame_width, Int{9, 1, 500},
+         "how many moves either side of the peak its weight reaches (its e-folding width)"},
         {"late_game_move", &TimeParams::late_game_move, Int{40, 1, 499},
          "from this move on, spend late_game_fraction of the remaining time per move"},
         {"late_game_fraction", &TimeParams::late_game_fraction, Float{0.05, 0.001, 1},
@@ -48,6 +58,18 @@ const OptionTable<TimeParams> kOptions{
     }};
 
 }  // namespace
+
+double middlegame_weight(const TimeParams& p, int move_number) {
+  const double z = double(move_number - p.middlegame_peak) / double(p.middlegame_width);
+  return 1.0 + p.middlegame_boost * std::exp(-z * z);
+}
+
+double clock_share(const TimeParams& p, int move_number, int moves_to_go) {
+  if (p.middlegame_boost == 0) return 1.0 / moves_to_go;
+  double planned = 0;  // the weights of this move and the others still to go
+  for (int k = move_number; k < move_number + moves_to_go; ++k) planned += middlegame_weight(p, k);
+  return middlegame_weight(p, move_number) / planned;
+}
 
 void TimeParams::declare(Options& options) { kOptions.declare(options); }
 
@@ -88,7 +110,7 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
     t = remaining / limits.movestogo + inc;
   } else if (move.move_number < p.late_game_move) {
     const int moves_to_go = std::max(p.min_moves_to_go, p.expected_game_length - move.move_number);
-    t = remaining / moves_to_go + inc;
+    t = remaining * clock_share(p, move.move_number, moves_to_go) + inc;
   } else {
     t = remaining * p.late_game_fraction + inc;
   }

@@ -3,8 +3,10 @@
 // (stop_rules.h) applies the budget while the search runs. Pure apart from the seeded jitter
 // generator, so every case is unit-tested with synthetic clocks.
 //
-//  - sudden death: remaining / max(min_moves_to_go, expected_game_length - move)
-//    + increment_factor * increment;
+//  - sudden death: remaining x clock_share(move, n) + increment_factor * increment, where
+//    n = max(min_moves_to_go, expected_game_length - move) moves are to go and the share is
+//    1 / n, or with a middlegame boost the move's weight over the weights of the n moves (a
+//    bell around middlegame_peak): the opening gives time to the middlegame;
 //    from late_game_move on, late_game_fraction * remaining (+ the same increment share);
 //  - moves to go: remaining / moves_to_go + increment_factor * increment;
 //  - the move overhead is subtracted; a hard cap keeps safety_floor_ms on the clock;
@@ -26,6 +28,9 @@ struct TimeParams {
   int expected_game_length;
   int min_moves_to_go;
   double increment_factor;
+  double middlegame_boost;
+  int middlegame_peak;
+  int middlegame_width;
   int late_game_move;
   double late_game_fraction;
   std::int64_t safety_floor_ms;
@@ -42,6 +47,11 @@ struct TimeParams {
   static TimeParams from(const Options& options);
   static TimeParams defaults();
 };
+
+// How much our move `move_number` (0-based) weighs in the sudden-death plan (1: no boost).
+double middlegame_weight(const TimeParams& p, int move_number);
+// The share of the remaining clock that move gets with `moves_to_go` moves planned.
+double clock_share(const TimeParams& p, int move_number, int moves_to_go);
 
 // The position the budget is for, next to the limits.
 struct MoveContext {

@@ -264,6 +264,30 @@ class Score(unittest.TestCase):
         self.assertIn("seconds a move, moves 1-10: 2.00, 11-20: 2.00, 21-30: -, 31+: -",
                       strength.describe(games, "zhbot", "fsf:nodes=1"))
 
+    def test_black_moves_first_from_an_opening_with_black_to_move(self):
+        # The same plies from an opening where Black moves first: zhbot as White now owns the
+        # odd plies, and as Black the even ones.
+        black_first = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1"
+        plies = [1000 if i % 2 == 0 else 3000 for i in range(24)]
+        games = [dict(game(0, True, "1-0"), move_ms=plies, opening=black_first),
+                 dict(game(1, False, "1-0"), move_ms=plies, opening=black_first)]
+        self.assertEqual(strength.own_move_ms(games[0], "zhbot"), [3000] * 12)
+        self.assertEqual(strength.own_move_ms(games[1], "zhbot"), [1000] * 12)
+        self.assertEqual(strength.own_move_ms(dict(games[1], opening=None), "zhbot"),
+                         [3000] * 12)  # the start position: White first
+
+    def test_the_clock_low_point_ignores_a_finish_played_at_once(self):
+        # 60 s + 1 s: four moves of 6 s leave 39 s after the fourth (before its increment), and
+        # ten instant moves after it bring the clock back up to 50 s at the end.
+        spent = [6000] * 4 + [0] * 10
+        plies = [x for ms in spent for x in (ms, 500)]
+        games = [dict(game(0, True, "1-0"), move_ms=plies),
+                 dict(game(1, True, "1-0"), move_ms=[2000, 0] * 3)]
+        self.assertEqual(strength.clock_low_point(games, "zhbot"), (39.0 + 56.0) / 2)
+        self.assertEqual(strength.clock_low_point(games, "fsf:nodes=1"), None)  # bounded
+        self.assertIn("its low point in a game: median 47.5 s",
+                      strength.describe(games, "zhbot", "fsf:nodes=1"))
+
     def test_a_perfect_score_keeps_a_finite_lower_bound(self):
         n, score, elo, low, high, _ = strength.summarize(
             [game(i, i % 2 == 0, "1-0" if i % 2 == 0 else "0-1") for i in range(20)], "zhbot")

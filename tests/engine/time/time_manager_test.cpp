@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace zh {
 namespace {
@@ -76,6 +77,43 @@ TEST(TimeManager, TheFloorOfMovesToGoIsAnOption) {
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 26)).target_ms, 60000 / 6 + 1400 - 300);
   // Above the floor the expected length rules: 60000 / (30 - 20) + 1400 - 300.
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 20)).target_ms, 60000 / 10 + 1400 - 300);
+}
+
+// Plays a sudden-death game without increment in which every move takes its whole budget (plus
+// the overhead, charged as lag), and returns the clock before each of our moves.
+std::vector<std::int64_t> clock_through_game(const TimeParams& p, std::int64_t base, int moves) {
+  TimeManager tm(p, 1);
+  std::vector<std::int64_t> clock{base};
+  for (int m = 0; m < moves; ++m) {
+    const TimeBudget b = plan(tm, clock_of(clock.back(), 0, m));
+    clock.push_back(clock.back() - b.target_ms - p.move_overhead_ms);
+  }
+  return clock;
+}
+
+TEST(TimeManager, TheMiddlegameBoostMovesTimeFromTheOpeningToThePeak) {
+  TimeParams flat = TimeParams::defaults();
+  TimeParams boosted = flat;
+  boosted.middlegame_boost = 1.0;
+  boosted.middlegame_peak = 20;
+  boosted.middlegame_width = 9;
+  EXPECT_DOUBLE_EQ(middlegame_weight(boosted, 20), 2.0);
+  EXPECT_DOUBLE_EQ(middlegame_weight(boosted, 11), middlegame_weight(boosted, 29));
+  EXPECT_DOUBLE_EQ(clock_share(flat, 5, 30), 1.0 / 30);  // no boost: the flat plan
+
+  const auto f = clock_through_game(flat, 180000, 45);
+  const auto g = clock_through_game(boosted, 180000, 45);
+  auto spent = [](const std::vector<std::int64_t>& c, int move) { return c[move] - c[move + 1]; };
+  // The first moves get less than the flat plan, the peak's more (1+0 ... 3+0 alike).
+  EXPECT_LT(spent(g, 0), spent(f, 0) * 0.8);
+  EXPECT_GT(spent(g, 20), spent(f, 20) * 1.2);
+  // What the late game inherits stays close to the flat plan's: the boost redistributes, it
+  // does not spend the reserve of a game without increment.
+  EXPECT_GT(g[40], f[40] * 0.75);
+  // The increment is added whole, never weighted by the move.
+  TimeManager tm(boosted, 1);
+  const std::int64_t without = plan(tm, clock_of(60000, 0, 20)).target_ms;
+  EXPECT_EQ(plan(tm, clock_of(60000, 2000, 20)).target_ms, without + 2000);
 }
 
 TEST(TimeManager, Rapid15Plus10) {
