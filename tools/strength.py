@@ -63,6 +63,12 @@ def parse_spec(spec):
 # Spec options that bound a move (`go nodes N`) rather than set an engine option.
 GO_LIMITS = ("nodes", "depth")
 
+
+def bounded(opts):
+    """Whether spec options `opts` bound each move by nodes or depth: that side's clock then
+    neither runs out nor says anything about its time manager."""
+    return any(k in opts for k in GO_LIMITS)
+
 # Lines of a zhbot engine's output that the game record keeps.
 WARNING_LINES = ("info string WARNING", "info string error", "info string search error")
 
@@ -141,7 +147,7 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
         spent = int((time.monotonic() - start) * 1000)
         move_ms.append(spent)
         clock[side] -= spent
-        if clock[side] < 0 and not any(k in mover.opts for k in GO_LIMITS):
+        if clock[side] < 0 and not bounded(mover.opts):
             return ended((loser, "time forfeit: %s" % mover.spec))
         clock[side] += inc
         if move not in state.legal:
@@ -331,7 +337,7 @@ def clock_left(results, side):
     """(median, least) seconds left on `side`'s clock when its games ended, or None when its
     moves were bounded by nodes or depth (its clock then says nothing). How much of its clock
     an engine leaves unused is what the time manager is tuned on."""
-    if any(k in GO_LIMITS for k in parse_spec(side)[1]):
+    if bounded(parse_spec(side)[1]):
         return None
     left = [r["clock_ms"]["w" if r["white"] == side else "b"] / 1000.0
             for r in results if "clock_ms" in r]
@@ -355,7 +361,7 @@ def time_by_phase(results, side):
     """Mean seconds `side` thought per move in each of PHASES, over the games whose records
     carry each ply's time (move_ms); None where there are none, or for a bounded side. Where a
     game's clock went is what the time manager's plan is judged by."""
-    if any(k in GO_LIMITS for k in parse_spec(side)[1]):
+    if bounded(parse_spec(side)[1]):
         return None
     spent = [[] for _ in PHASES]
     for r in results:
@@ -373,7 +379,7 @@ def clock_low_point(results, side):
     its moves, before the increment), or None. Unlike the clock left at the end it does not
     count the increments of a finish played at once (a proven mate, forced replies), so it
     says how much of the clock the decisive part of the game left unused."""
-    if any(k in GO_LIMITS for k in parse_spec(side)[1]):
+    if bounded(parse_spec(side)[1]):
         return None
     lows = []
     for r in results:

@@ -65,7 +65,7 @@ double middlegame_weight(const TimeParams& p, int move_number) {
 }
 
 double clock_share(const TimeParams& p, int move_number, int moves_to_go) {
-  if (p.middlegame_boost == 0) return 1.0 / moves_to_go;
+  // Without a boost every weight is 1 and the share exactly 1 / moves_to_go: the flat plan.
   double planned = 0;  // the weights of this move and the others still to go
   for (int k = move_number; k < move_number + moves_to_go; ++k) planned += middlegame_weight(p, k);
   return middlegame_weight(p, move_number) / planned;
