@@ -69,6 +69,7 @@ def bounded(opts):
     neither runs out nor says anything about its time manager."""
     return any(k in opts for k in GO_LIMITS)
 
+
 # Lines of a zhbot engine's output that the game record keeps.
 WARNING_LINES = ("info string WARNING", "info string error", "info string search error")
 
