@@ -125,7 +125,9 @@ step eval evaluate "$DIR/run/best.ckpt" "$DIR/eval"
 step eval-previous evaluate "$PREVIOUS" "$DIR/eval-previous"
 step export "$PYTHON" -m training.export "$DIR/run/best.ckpt" "$DIR/$NAME.pt" \
   --data "${BASE_DATA:-${chunks[0]}}" --zhbot "$ZHBOT" --check-positions 256 --name "$NAME"
-step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
+# MATCH_GAMES=0 skips the match against PREVIOUS: an architecture trial is matched against the
+# other trials instead (training/README.md, "Architecture trials").
+[[ "$MATCH_GAMES" == 0 ]] || step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
   --a "zhbot:model=$DIR/$NAME.pt" --b "zhbot:model=$PREVIOUS" \
   --games "$MATCH_GAMES" --tc "$MATCH_TC" --max-plies "$MATCH_MAX_PLIES" --out "$DIR/match.jsonl" \
   --concurrency "$MATCH_CONCURRENCY"
@@ -141,4 +143,4 @@ print("top-1 %s, top-5 %s, value MSE %.3f, sign %s, mate-in-one %s (%d positions
     pct(m["mate_in_one_top1"]), m["positions"]))' "$DIR/$f.json")
   echo "$f: $summary"
 done
-tail -1 "$DIR/match.log"
+[[ ! -e "$DIR/match.log" ]] || tail -1 "$DIR/match.log"
