@@ -14,6 +14,7 @@ torchrun (DDP).
 """
 import argparse
 import csv
+import functools
 import json
 import math
 import os
@@ -203,7 +204,9 @@ def main(argv=None):
         state.update(extra or {})
         save(last_path, state)
 
-    # The order of training positions: a fresh permutation per pass, the same on resume.
+    # The order of training positions: a fresh permutation per pass, the same on resume. Made
+    # once per pass: a permutation of millions of indices costs more than a training step.
+    @functools.lru_cache(maxsize=1)
     def permutation(pass_number):
         perm = np.random.default_rng(args.seed * 1000003 + pass_number).permutation(
             dataset.training)
