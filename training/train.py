@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from training import data as data_mod
 from training import metrics as metrics_mod
 from training import models
+from training.evaluate import load_network
 
 
 def parse_args(argv=None):
@@ -63,6 +64,9 @@ def parse_args(argv=None):
     p.add_argument("--epoch-steps", type=int, default=0,
                    help="steps between metric rows (0: one pass over the training split)")
     p.add_argument("--resume", action="store_true", help="continue from RUN_DIR/last.ckpt")
+    p.add_argument("--init-from", default=None,
+                   help="warm start: the weights of this checkpoint or model file (same "
+                        "architecture), with a fresh optimizer and schedule")
     p.add_argument("--device", default="auto", help="auto, cpu or cuda")
     p.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16", "fp16"],
                    help="autocast type: auto = fp16 on CUDA, bf16 on a CPU with native bf16 "
@@ -78,6 +82,19 @@ def cpu_has_native_bf16():
     except OSError:
         return False
     return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def initial_weights(path, arch):
+    """The weights of a checkpoint or exported model file, checked to fit `arch`: a warm start
+    (an architecture that does not fit is a clear exit, not a half-loaded network)."""
+    source = load_network(path)[0]
+    fresh = models.build(arch)
+    try:
+        fresh.load_state_dict(source.state_dict())
+    except RuntimeError as error:
+        raise SystemExit("train: --init-from %s does not fit --arch %s: %s"
+                         % (path, arch, str(error).splitlines()[0]))
+    return fresh.state_dict()
 
 
 def autocast_dtype(device, precision):
@@ -166,7 +183,12 @@ def main(argv=None):
     if args.validation_positions and len(validation) > args.validation_positions:
         validation = np.sort(rng.choice(validation, args.validation_positions, replace=False))
 
-    net = models.build(args.arch).to(device)
+    net = models.build(args.arch)
+    if args.init_from and not args.resume:
+        net.load_state_dict(initial_weights(args.init_from, args.arch))
+        if main_process:
+            print("warm start from %s" % args.init_from, flush=True)
+    net = net.to(device)
     steps_per_pass = max(1, len(dataset.training) // (args.batch_size * world))
     total_steps = args.max_steps or max(1, int(args.epochs * steps_per_pass))
     epoch_steps = args.epoch_steps or steps_per_pass

@@ -99,3 +99,16 @@ class Checkpoints(unittest.TestCase):
             with torch.no_grad():
                 torch.testing.assert_close(scripted(torch.ones(1, 34, 8, 8))[1],
                                            net.eval()(torch.ones(1, 34, 8, 8))[1])
+
+    def test_a_warm_start_takes_a_model_files_weights_and_refuses_another_architecture(self):
+        from training import export, train
+        net = models.build("resnet-1x8")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "net.pt")
+            export.save_torchscript(net, out, {"architecture": "resnet-1x8"})
+            weights = train.initial_weights(out, "resnet-1x8")
+            for name, tensor in net.state_dict().items():
+                torch.testing.assert_close(weights[name], tensor, msg=name)
+            with self.assertRaises(SystemExit) as refused:
+                train.initial_weights(out, "resnet-2x8")
+            self.assertIn("does not fit --arch resnet-2x8", str(refused.exception))
