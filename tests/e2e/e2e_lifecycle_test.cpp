@@ -16,26 +16,49 @@ Json slow_engine_game(const std::string& user) {
   return challenge_spec(user, true, opponent, 60, 0);
 }
 
+bool opponent_to_move(const Json& game) {
+  const bool bot_white = game.value("bot_color", "") == "white";
+  return (game.value("plies", 0) % 2 == 1) == bot_white;
+}
+
 TEST_F(E2eLifecycle, SigtermDeclinesNewChallengesFinishesTheGameAndExitsZero) {
   start_emulator();
   BotProcess& bot = start_bot(settings());
   const std::string id = accepted_game(emu_->challenge(slow_engine_game("Pia")));
   ASSERT_FALSE(id.empty());
   emu_->wait_plies(id, 4, 20s);
+  // The opponent steps away (its clock runs, no claim for ten minutes), so the game cannot end
+  // while the test looks at the drain, however slowly the machine plays. Leaving drops a move
+  // the opponent was still thinking about.
+  emu_->post("/admin/games/" + id + "/opponent", {{"action", "leave"}, {"claim_ms", 600'000}});
+  ASSERT_TRUE(eventually([&] { return opponent_to_move(emu_->game(id)); }, 30s))
+      << emu_->game(id).dump();
+  ASSERT_FALSE(game_over(emu_->game(id))) << emu_->game(id).dump();
   bot.process().signal(SIGTERM);
   // Draining: a challenge that arrives now is declined for later, the game goes on.
   const std::string late = emu_->challenge(slow_engine_game("Quin"));
   EXPECT_TRUE(eventually(
-      [&] { return emu_->challenge_state(late).value("declineReasonKey", "") == "later"; }, 10s))
+      [&] { return emu_->challenge_state(late).value("declineReasonKey", "") == "later"; }, 30s))
       << emu_->challenge_state(late).dump();
   EXPECT_TRUE(bot.process().running()) << "the daemon left with a game running";
-  const int plies_at_term = emu_->game(id).value("plies", 0);
+  const int bot_moves_at_term = emu_->game(id).value("bot_moves", 0);
+  // The opponent comes back; once the bot has answered, it resigns, so the game ends soon.
+  emu_->post("/admin/games/" + id + "/opponent", {{"action", "return"}});
+  EXPECT_TRUE(eventually(
+      [&] {
+        const Json g = emu_->game(id);
+        return game_over(g) || g.value("bot_moves", 0) > bot_moves_at_term;
+      },
+      60s))
+      << "no move was played after SIGTERM: " << emu_->game(id).dump();
+  if (!game_over(emu_->game(id)))
+    emu_->post("/admin/games/" + id + "/opponent", {{"action", "resign"}});
   const auto status = bot.process().wait_exit(120s);
   ASSERT_TRUE(status.has_value()) << "the daemon did not exit after its game";
   EXPECT_TRUE(status->exited && status->code == 0) << status->describe();
   const Json g = emu_->game(id);
   EXPECT_TRUE(game_over(g)) << "the daemon exited before its game was over: " << g.dump();
-  EXPECT_GT(g.value("plies", 0), plies_at_term) << "no move was played after SIGTERM";
+  EXPECT_GT(g.value("bot_moves", 0), bot_moves_at_term) << "no move was played after SIGTERM";
   expect_clean_finish(id, 5s);
 }
 
