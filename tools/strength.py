@@ -421,6 +421,11 @@ def describe(results, a, b):
     return line
 
 
+def describe_match(results, a, b):
+    # describe() is a ladder row, named by the opponent; a match names the measured side first.
+    return "%s against %s" % (a, describe(results, a, b))
+
+
 def report(folder, a):
     """(opponent, results) for every results file in `folder`: the ladder's rungs in the
     ladder's order, then the other matches by file name."""
@@ -487,7 +492,7 @@ def main():
         out = args.out or default_match_file(args.a, args.b, args.tc)
         results = run_match(args.a, args.b, args.games, args.tc, out, args.zhbot, openings,
                             args.max_plies, concurrency=args.concurrency)
-        print(describe(results, args.a, args.b))
+        print(describe_match(results, args.a, args.b))
         return
     args.dir = args.dir or lab_path("strength", "ladder")
     if args.command == "report":

@@ -228,6 +228,12 @@ class Score(unittest.TestCase):
         self.assertGreater(high, 0)
         self.assertEqual(sum(fails.values()), 0)
 
+    def test_a_match_names_the_measured_side_before_its_score(self):
+        # zhbot wins both games: the 100 % is zhbot's, so zhbot comes first, then its opponent.
+        line = strength.describe_match([game(0, True, "1-0"), game(1, False, "0-1")], "zhbot",
+                                       "fsf:nodes=1")
+        self.assertRegex(line, r"^zhbot against fsf:nodes=1 +2 games +100\.0%")
+
     def test_a_failure_is_charged_to_the_side_that_failed(self):
         # "zhbot" is a prefix of its opponent's spec here: the opponent's illegal move must not
         # be counted as zhbot's, and the report must still show it.
