@@ -4,8 +4,10 @@
 #      data beat a stronger teacher twice: 3 000 over 30 000 nodes, then 1 000 over 3 000;
 #      models/README.md, "The data question"), made in chunks of CHUNK_GAMES games, each with
 #      its own seed (SEED + chunk number);
-#   2. a network trained from scratch on BASE_DATA plus those chunks (plus EXTRA_DATA), for
-#      TRAIN_MINUTES;
+#   2. a network trained on BASE_DATA plus those chunks (plus EXTRA_DATA), for TRAIN_MINUTES
+#      (the step count set from the first steps' speed), or for a fixed step count with
+#      TRAIN_MINUTES=0 and --max-steps in TRAIN_OPTS (the same length on a loaded machine);
+#      from scratch, or warm from a model file with --init-from in TRAIN_OPTS;
 #   3. its held-out accuracy on BASE_DATA's held-out games (the split the shipped network is
 #      measured on), and the shipped network's (PREVIOUS, the model file) on the same positions;
 #   4. the TorchScript export, checked against zhbot's evaluator;

@@ -72,7 +72,13 @@ def parse_args(argv=None):
                    help="autocast type: auto = fp16 on CUDA, bf16 on a CPU with native bf16 "
                         "(avx512_bf16/amx; 1.7x the fp32 speed on this project's CPU box), "
                         "else fp32")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.max_steps and args.time_budget_minutes:
+        # Both set the step count, and a silent winner would train for a length nobody asked
+        # for (hours, on a CPU).
+        p.error("--max-steps and --time-budget-minutes both set the length of the run: "
+                "give one of them")
+    return args
 
 
 def cpu_has_native_bf16():

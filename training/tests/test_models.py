@@ -112,3 +112,17 @@ class Checkpoints(unittest.TestCase):
             with self.assertRaises(SystemExit) as refused:
                 train.initial_weights(out, "resnet-2x8")
             self.assertIn("does not fit --arch resnet-2x8", str(refused.exception))
+
+    def test_a_step_count_and_a_time_budget_together_are_refused(self):
+        from contextlib import redirect_stderr
+        import io
+        from training import train
+        base = ["--data", "d", "--out", "o"]
+        self.assertEqual(train.parse_args(base + ["--max-steps", "5"]).max_steps, 5)
+        self.assertEqual(train.parse_args(base + ["--time-budget-minutes", "2"])
+                         .time_budget_minutes, 2)
+        errors = io.StringIO()
+        with redirect_stderr(errors), self.assertRaises(SystemExit) as refused:
+            train.parse_args(base + ["--max-steps", "5", "--time-budget-minutes", "2"])
+        self.assertEqual(refused.exception.code, 2)
+        self.assertIn("give one of them", errors.getvalue())
