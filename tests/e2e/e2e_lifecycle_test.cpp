@@ -35,6 +35,10 @@ TEST_F(E2eLifecycle, SigtermDeclinesNewChallengesFinishesTheGameAndExitsZero) {
       << emu_->game(id).dump();
   ASSERT_FALSE(game_over(emu_->game(id))) << emu_->game(id).dump();
   bot.process().signal(SIGTERM);
+  // The signal is handled on the daemon's own schedule: a challenge that comes in before it is
+  // taken (a few ms on a loaded machine) is still accepted, as it would be on lichess. So the
+  // late challenge is sent once the daemon says it drains.
+  ASSERT_TRUE(bot.wait_log("shutdown requested", 30s)) << "SIGTERM was not taken";
   // Draining: a challenge that arrives now is declined for later, the game goes on.
   const std::string late = emu_->challenge(slow_engine_game("Quin"));
   EXPECT_TRUE(eventually(
