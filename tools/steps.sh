@@ -7,18 +7,14 @@
 step() {
   local name=$1 lock; shift
   exec {lock}>> "$DIR/$name.lock"
-  if ! flock -n "$lock"; then
-    echo "$name: another run is making it; waiting for it"
-    flock "$lock"
-  fi
+  flock -n "$lock" || { echo "$name: another run is making it; waiting for it"; flock "$lock"; }
   if [[ -e "$DIR/$name.done" ]]; then
     echo "$name: done before"
-    exec {lock}>&-
-    return
+  else
+    echo "$name: $*"
+    echo "== $(date -u +%FT%TZ) $*" >> "$DIR/$name.log"
+    "$@" >> "$DIR/$name.log" 2>&1 || { echo "$name failed (log: $DIR/$name.log)" >&2; exit 1; }
+    touch "$DIR/$name.done"
   fi
-  echo "$name: $*"
-  echo "== $(date -u +%FT%TZ) $*" >> "$DIR/$name.log"
-  "$@" >> "$DIR/$name.log" 2>&1 || { echo "$name failed (log: $DIR/$name.log)" >&2; exit 1; }
-  touch "$DIR/$name.done"
   exec {lock}>&-
 }

@@ -18,14 +18,14 @@ SH
 run() {  # run TAG OUTCOME: one pipeline with the step "chunk"
   DIR=$work W=$work bash -c "source '$root/tools/steps.sh'; step chunk bash '$work/make.sh' $1 $2"
 }
-wait_for() { for _ in $(seq 600); do [[ -e "$1" ]] && return 0; sleep 0.1; done; fail "no $1"; }
+# wait_until COMMAND...: until COMMAND succeeds, for at most a minute.
+wait_until() { for _ in $(seq 600); do "$@" && return 0; sleep 0.1; done; return 1; }
 
 # The first run holds the step; the second starts while it does.
 run first 0 > "$work/first.out" 2>&1 & first=$!
-wait_for "$work/started-first"
+wait_until test -e "$work/started-first" || fail "the first run did not start"
 run second 0 > "$work/second.out" 2>&1 & second=$!
-for _ in $(seq 600); do grep -q "waiting" "$work/second.out" && break; sleep 0.1; done
-grep -q "chunk: another run is making it; waiting for it" "$work/second.out" \
+wait_until grep -q "chunk: another run is making it; waiting for it" "$work/second.out" \
   || fail "the second run did not wait: $(cat "$work/second.out")"
 touch "$work/go"
 wait "$first" || fail "the first run failed"
@@ -37,7 +37,7 @@ grep -q "chunk: done before" "$work/second.out" || fail "the second run did not 
 # A first run that fails leaves the step to the second.
 rm -f "$work"/{go,ran,chunk.done,started-*}
 run first 1 > "$work/first.out" 2>&1 & first=$!
-wait_for "$work/started-first"
+wait_until test -e "$work/started-first" || fail "the first run did not start"
 run second 0 > "$work/second.out" 2>&1 & second=$!
 touch "$work/go"
 if wait "$first"; then fail "a failed step was reported a success"; fi
