@@ -19,13 +19,16 @@ LoadedEvaluator default_loader(const Options& options) {
 constexpr Millis kInfoInterval(1000);
 
 // What the stop rules read from the tree.
-SearchFigures figures_of(const SearchSnapshot& s) {
+SearchFigures figures_of(const SearchSnapshot& s, const SearchParams& params) {
   SearchFigures f;
   if (s.best >= 0 && !s.children.empty()) {
     f.top_prior = s.children[0].prior;  // edges are in prior order
     f.top_prior_is_best = s.best == 0;
     f.best_q = s.children[std::size_t(s.best)].q;
     f.challenger_share = challenger_share(s.children, s.best);
+    f.visits_to_change =
+        visits_to_change(s.children, s.best, s.root_visits, params.move_choice());
+    f.playouts = s.playouts;
   }
   return f;
 }
@@ -250,6 +253,7 @@ void Engine::search(Run& r) {
   stop_rules_.begin(r.limits, move, r.start);
   bool pondering = stop_rules_.pondering();
   TimePoint next_info = r.start + kInfoInterval;
+  std::optional<TimePoint> rules_stop;  // when the time rules ended the search
 
   for (;;) {
     bool done = false;
@@ -268,10 +272,13 @@ void Engine::search(Run& r) {
       while (next_info <= now) next_info += kInfoInterval;
     }
     SearchFigures figures;
-    if (!done && stop_rules_.watches_tree()) figures = figures_of(search_->snapshot());
+    if (!done && stop_rules_.watches_tree()) figures = figures_of(search_->snapshot(), r.params);
     figures.finished = done;
     const StopVerdict verdict = stop_rules_.check(figures, now);
-    if (verdict.stop) break;
+    if (verdict.stop) {
+      if (!done) rules_stop = now;
+      break;
+    }
     const TimePoint wake_at =
         verdict.recheck_at ? std::min(next_info, *verdict.recheck_at) : next_info;
     std::unique_lock lock(run_mutex_);
@@ -286,7 +293,8 @@ void Engine::search(Run& r) {
   const SearchInfo info = make_search_info(snap, ms_between(r.start, clock_.now()));
   const int choice = choose_played_move(r, snap, move.move_number);
   const BestMove best = make_bestmove(snap, choice);
-  stop_rules_.end(choice >= 0 ? std::optional<double>(snap.children[choice].q) : std::nullopt);
+  stop_rules_.end(choice >= 0 ? std::optional<double>(snap.children[choice].q) : std::nullopt,
+                  rules_stop);
   if (!snap.error.empty()) out.on_message("search error: " + snap.error);
   {
     std::lock_guard lock(run_mutex_);
@@ -301,9 +309,8 @@ int Engine::choose_played_move(const Run& r, const SearchSnapshot& snap, int mov
   if (snap.best < 0) return -1;
   // Optional sampling during our first moves (paper: 0.07 for 4 moves against humans).
   if (move_number < r.limits.sampled_moves && snap.root_proof == Proof::kNone) {
-    const SearchParams& p = r.params;
-    const MoveChoiceParams mp{p.q_factor, p.q_thresh_init, p.q_thresh_max, p.q_thresh_base};
-    return choose_move(snap.children, snap.root_visits, mp, p.temperature, &search_->rng());
+    return choose_move(snap.children, snap.root_visits, r.params.move_choice(),
+                       r.params.temperature, &search_->rng());
   }
   return snap.best;
 }

@@ -83,4 +83,21 @@ double challenger_share(const std::vector<RootChild>& children, int best) {
   return share;
 }
 
+std::uint32_t visits_to_change(const std::vector<RootChild>& children, int best,
+                               std::uint32_t parent_visits, const MoveChoiceParams& p) {
+  if (best < 0 || best >= int(children.size())) return 0;
+  const std::uint32_t chosen = children[std::size_t(best)].visits;
+  const double thresh =
+      formulas::q_threshold(parent_visits, p.q_thresh_init, p.q_thresh_max, p.q_thresh_base) *
+      chosen;
+  std::uint32_t gap = kNoRival;
+  for (int i = 0; i < int(children.size()); ++i) {
+    const RootChild& c = children[std::size_t(i)];
+    if (i == best || c.proof == Proof::kWin) continue;
+    if (c.visits >= chosen || double(c.visits) >= thresh) return 0;
+    gap = std::min(gap, std::uint32_t(std::ceil(thresh - double(c.visits))));
+  }
+  return gap;
+}
+
 }  // namespace zh

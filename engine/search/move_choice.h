@@ -44,4 +44,15 @@ int choose_move(const std::vector<RootChild>& children, std::uint32_t parent_vis
 // manager searches on while it is high (contested_share), since more search may change the move.
 double challenger_share(const std::vector<RootChild>& children, int best);
 
+// How many more visits the closest rival of children[best] needs before more search could change
+// the move played. Below the Q threshold of eq. (7) a child counts by its visits alone, so while
+// the chosen move is the most visited and every other child is under the threshold, only a
+// child that reaches it can be chosen. 0: the choice can change with any playout (another child
+// is past the threshold, or the chosen move is not the most visited). Children proven lost are
+// never played and do not count; with no rival at all the result is kNoRival. The threshold is
+// taken at today's visits: it only grows with more search, so the figure never overstates.
+inline constexpr std::uint32_t kNoRival = 0xffffffffu;
+std::uint32_t visits_to_change(const std::vector<RootChild>& children, int best,
+                               std::uint32_t parent_visits, const MoveChoiceParams& p);
+
 }  // namespace zh

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "engine/options.h"
+#include "engine/search/move_choice.h"
 
 namespace zh {
 
@@ -47,6 +48,10 @@ struct SearchParams {
 
   static void declare(Options& options);
   static SearchParams from(const Options& options);
+  // The settings of the final move choice (eqs. 5-7).
+  MoveChoiceParams move_choice() const {
+    return {q_factor, q_thresh_init, q_thresh_max, q_thresh_base};
+  }
 };
 
 }  // namespace zh

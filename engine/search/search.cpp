@@ -880,9 +880,7 @@ SearchSnapshot Search::snapshot() const {
       c = c->next_sibling();
     }
   }
-  MoveChoiceParams mp{params_.q_factor, params_.q_thresh_init, params_.q_thresh_max,
-                      params_.q_thresh_base};
-  s.best = choose_move(s.children, s.root_visits, mp);
+  s.best = choose_move(s.children, s.root_visits, params_.move_choice());
   if (s.best >= 0) fill_pv(root_, s.best, s.pv);
   return s;
 }

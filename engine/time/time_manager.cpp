@@ -55,6 +55,14 @@ const OptionTable<TimeParams> kOptions{
          "has a better Q"},
         {"contested_extension", &TimeParams::contested_extension, Float{0, 0, 4},
          "extension share while the move to play is contested (0: off)"},
+        {"decided_share", &TimeParams::decided_share, Float{0, 0, 1},
+         "stop before the time is up once the move to play is decided: no other move could "
+         "reach the visits that would change the choice even if it got this share of the "
+         "playouts the time left would make at the search's speed (0: off; 1: all of them)"},
+        {"reinvest_savings", &TimeParams::reinvest_savings, Float{1, 1, 4},
+         "hand back the time that early stops (easy, decided) save: each clock budget is "
+         "stretched by the game's running ratio of planned to used time, up to this factor, so "
+         "the clock is spent as planned instead of piling up (1: off)"},
     }};
 
 }  // namespace
@@ -86,7 +94,8 @@ void TimeManager::seed(std::uint64_t seed) {
   rng_.seed(seed);
 }
 
-TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move) {
+TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move,
+                             double stretch) {
   TimeBudget b;
   const TimeParams& p = params_;
   const std::optional<std::int64_t>& clock = move.us == kWhite ? limits.wtime : limits.btime;
@@ -114,6 +123,7 @@ TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move
   } else {
     t = remaining * p.late_game_fraction + inc;
   }
+  t *= std::max(1.0, stretch);
   if (limits.human_opponent && p.jitter > 0) {
     std::uniform_real_distribution<double> f(-p.jitter, p.jitter);
     t += f(rng_) * t;

@@ -40,6 +40,29 @@ TEST(MoveChoice, ChallengerShareIsTheBestQChallengersVisitShare) {
   EXPECT_DOUBLE_EQ(challenger_share(c, 3), 100.0 / 90.0);
 }
 
+TEST(MoveChoice, VisitsToChangeIsTheClosestRivalsDistanceToTheQThreshold) {
+  // N(s) = 0: the threshold is 0.5 * 100 = 50; the rivals need 20 and 40 more visits.
+  std::vector<RootChild> c = {child(100, 0.1f), child(30, 0.5f), child(10, 0.9f)};
+  const MoveChoiceParams p;
+  EXPECT_EQ(visits_to_change(c, 0, 0, p), 20u);
+  // With many parent visits the threshold nears 0.9 * 100: the rival needs about 60.
+  EXPECT_EQ(visits_to_change(c, 0, 1'000'000, p), 60u);
+  // A move proven to lose is never played: it is no rival.
+  c[1].proof = Proof::kWin;
+  EXPECT_EQ(visits_to_change(c, 0, 0, p), 40u);
+  // A rival past the threshold, or a chosen move that is not the most visited: any playout
+  // can change the choice.
+  c[2].visits = 55;
+  EXPECT_EQ(visits_to_change(c, 0, 0, p), 0u);
+  const std::vector<RootChild> by_q = {child(100, 0.0f), child(85, 0.5f)};
+  EXPECT_EQ(choose_move(by_q, 10, p), 1);
+  EXPECT_EQ(visits_to_change(by_q, 1, 10, p), 0u);
+  // No rival at all (the others lose by force), or no choice yet.
+  c[2].proof = Proof::kWin;
+  EXPECT_EQ(visits_to_change(c, 0, 0, p), kNoRival);
+  EXPECT_EQ(visits_to_change(c, -1, 0, p), 0u);
+}
+
 TEST(MoveChoice, ThresholdGrowsWithParentVisits) {
   // With N(s) large the threshold nears 0.9 * max N: 85 of 100 visits no longer counts.
   const std::vector<RootChild> c = {child(100, 0.0f), child(85, 0.5f)};

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/search/move_choice.h"
+
 namespace zh {
 namespace {
 
@@ -225,6 +227,117 @@ TEST(StopRules, NextCheckIsTheNextThresholdThenEveryHundredthOfTheTarget) {
   rules.begin(bullet, MoveContext{kWhite, 45, 30}, kStart);
   EXPECT_EQ(rules.budget().target_ms, 20);
   EXPECT_EQ(rules.next_check_ms(10), 15);
+}
+
+// A search making 2 playouts a ms whose closest rival needs `gap` visits to change the move.
+SearchFigures decided_tree(std::uint32_t gap, std::int64_t elapsed_ms) {
+  SearchFigures f = kPlain;
+  f.visits_to_change = gap;
+  f.playouts = 2 * elapsed_ms;
+  return f;
+}
+
+TEST(StopRules, ADecidedMoveStopsOnceNoRivalCanCatchUpInTheTimeLeft) {
+  TimeParams p = formula_params();
+  p.decided_share = 0.5;
+  StopRules rules(p, 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  ASSERT_EQ(rules.budget().target_ms, 4700);
+  // At 1000 ms, 3700 ms are left: 7400 playouts, half of them 3700.
+  EXPECT_TRUE(rules.check(decided_tree(3701, 1000), at(1000)).stop);
+  EXPECT_FALSE(rules.check(decided_tree(3700, 1000), at(1000)).stop);
+  // Later less is left: at 4000 ms 700 ms make 1400 playouts, half of them 700.
+  EXPECT_TRUE(rules.check(decided_tree(701, 4000), at(4000)).stop);
+  // A choice that any playout can change (gap 0) runs to the target.
+  EXPECT_FALSE(rules.check(decided_tree(0, 4699), at(4699)).stop);
+  // No rival at all: decided as soon as the search has made a playout.
+  EXPECT_TRUE(rules.check(decided_tree(kNoRival, 5), at(5)).stop);
+  EXPECT_FALSE(rules.check(decided_tree(kNoRival, 0), at(0)).stop);
+  // Nothing is decided before the tree has a best move.
+  SearchFigures unknown = decided_tree(kNoRival, 1000);
+  unknown.best_q.reset();
+  EXPECT_FALSE(rules.check(unknown, at(1000)).stop);
+  // It looks from the start, every 1/100 of the target, instead of sleeping to the easy limit.
+  EXPECT_EQ(rules.next_check_ms(0), 47);
+  EXPECT_EQ(rules.next_check_ms(1000), 1047);
+}
+
+TEST(StopRules, TheDecidedRuleCountsTheExtensionsAndTheHumanMinimum) {
+  TimeParams p = formula_params();
+  p.decided_share = 0.5;
+  StopRules rules(p, 1);
+  rules.end(0.5);
+  rules.begin(blitz(), kFirstMove, kStart);
+  // Critical: the search would run to 7050 ms, so at 1000 ms half of 12100 playouts are left.
+  SearchFigures critical = decided_tree(4000, 1000);
+  critical.best_q = 0.25;
+  EXPECT_FALSE(rules.check(critical, at(1000)).stop);
+  critical.visits_to_change = 6051;
+  EXPECT_TRUE(rules.check(critical, at(1000)).stop);
+  // Against a human nothing stops before the minimum think time.
+  SearchLimits l = blitz();
+  l.human_opponent = true;
+  l.min_think_ms = 800;
+  rules.begin(l, kFirstMove, kStart);
+  EXPECT_FALSE(rules.check(decided_tree(kNoRival, 500), at(500)).stop);
+  EXPECT_TRUE(rules.check(decided_tree(kNoRival, 800), at(800)).stop);
+}
+
+TEST(StopRules, TheDecidedRuleIsOffByDefault) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_FALSE(rules.check(decided_tree(kNoRival, 4699), at(4699)).stop);
+  EXPECT_EQ(rules.next_check_ms(0), 2350);
+}
+
+TEST(StopRules, TimeSavedByEarlyStopsIsHandedBackToTheNextBudgets) {
+  TimeParams p = formula_params();
+  p.reinvest_savings = 2.0;
+  StopRules rules(p, 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  ASSERT_EQ(rules.budget().target_ms, 4700);
+  // Stopped by the rules at half the target: the running use falls from 1 to 0.9.
+  rules.end(0.1, at(2350));
+  EXPECT_NEAR(rules.stretch(), 1 / 0.9, 1e-9);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_EQ(rules.budget().target_ms, 5255);  // 5000 / 0.9 - 300
+  // Moves that end otherwise (a proof, stop()) leave it as it is; so do a fixed movetime and
+  // analysis.
+  rules.end(0.1);
+  SearchLimits fixed;
+  fixed.movetime = 1000;
+  rules.begin(fixed, kFirstMove, kStart);
+  rules.end(0.1, at(10));
+  SearchLimits infinite;
+  infinite.infinite = true;
+  rules.begin(infinite, kFirstMove, kStart);
+  rules.end(0.1, at(10));
+  EXPECT_NEAR(rules.stretch(), 1 / 0.9, 1e-9);
+  // Stops at once, move after move, reach the cap and no further.
+  for (int i = 0; i < 30; ++i) {
+    rules.begin(blitz(), kFirstMove, kStart);
+    rules.end(0.1, at(0));
+  }
+  EXPECT_DOUBLE_EQ(rules.stretch(), 2.0);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_EQ(rules.budget().target_ms, 9700);
+  // Moves that run to their target bring it back toward 1; a new game forgets it.
+  for (int i = 0; i < 4; ++i) {
+    rules.begin(blitz(), kFirstMove, kStart);
+    rules.end(0.1, at(rules.budget().target_ms));
+  }
+  EXPECT_LT(rules.stretch(), 1.8);
+  rules.new_game();
+  EXPECT_DOUBLE_EQ(rules.stretch(), 1.0);
+}
+
+TEST(StopRules, NoTimeIsHandedBackByDefault) {
+  StopRules rules(formula_params(), 1);
+  rules.begin(blitz(), kFirstMove, kStart);
+  rules.end(0.1, at(0));
+  EXPECT_DOUBLE_EQ(rules.stretch(), 1.0);
+  rules.begin(blitz(), kFirstMove, kStart);
+  EXPECT_EQ(rules.budget().target_ms, 4700);
 }
 
 TEST(StopRules, TheTunablesArePlainParameters) {

@@ -56,6 +56,21 @@ TEST(TimeManager, Blitz3Plus2) {
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 39)).target_ms, 6554);
 }
 
+TEST(TimeManager, AStretchScalesTheClockBudgetButNotTheCapsOrAMovetime) {
+  TimeManager tm(formula_params(), 1);
+  const Case c = clock_of(180000, 2000, 0);
+  // (3600 + 1400) x 1.5 - 300; below 1 it is no stretch.
+  EXPECT_EQ(tm.plan(c.limits, c.move, 1.5).target_ms, 7200);
+  EXPECT_EQ(tm.plan(c.limits, c.move, 0.5).target_ms, 4700);
+  // The hard cap keeps the safety floor: 3 s left, stretched 4x, still leaves the 1 s floor.
+  const Case low = clock_of(3000, 2000, 45);
+  EXPECT_EQ(tm.plan(low.limits, low.move, 4.0).target_ms, 3000 - 300 - 1000);
+  // A fixed time a move is what it is.
+  Case fixed = c;
+  fixed.limits.movetime = 1000;
+  EXPECT_EQ(tm.plan(fixed.limits, fixed.move, 2.0).target_ms, 700);
+}
+
 TEST(TimeManager, AShortExpectedGameNeverPlansTheWholeClock) {
   // expected_game_length 30 with the late game from move 40: at move 29 the plan used to be
   // 60000 / 1, the whole clock less the floor. It keeps ten moves to go.
