@@ -10,7 +10,8 @@
 //    from late_game_move on, late_game_fraction * remaining (+ the same increment share);
 //  - moves to go: remaining / moves_to_go + increment_factor * increment;
 //  - the move overhead is subtracted; a hard cap keeps safety_floor_ms on the clock;
-//  - x stretch, the stop rules' hand-back of the time early stops saved (1: none);
+//  - sudden death before late_game_move: x stretch, the stop rules' hand-back of the time
+//    their early stops saved (1: none);
 //  - against humans only: t += f * t, f ~ U[-jitter, +jitter] (eq. 9), and a minimum think;
 //  - one legal move: answer at once (target = the minimum); the maximum leaves room for the
 //    larger of the critical-position and contested-move extensions (x the target).
@@ -75,8 +76,9 @@ class TimeManager {
   explicit TimeManager(const TimeParams& params, std::uint64_t seed = 0);
   void seed(std::uint64_t seed);
 
-  // `stretch` (>= 1) scales a clock-based budget before the overhead and the caps: how the
-  // stop rules hand back the time their early stops saved (stop_rules.h, reinvest_savings).
+  // `stretch` (>= 1) scales a sudden-death budget before late_game_move (before the overhead
+  // and the caps): how the stop rules hand back the time their early stops saved
+  // (stop_rules.h, reinvest_savings).
   TimeBudget plan(const SearchLimits& limits, const MoveContext& move, double stretch = 1.0);
   const TimeParams& params() const { return params_; }
   void set_params(const TimeParams& params) { params_ = params; }

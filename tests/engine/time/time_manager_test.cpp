@@ -56,19 +56,25 @@ TEST(TimeManager, Blitz3Plus2) {
   EXPECT_EQ(plan(tm, clock_of(60000, 2000, 39)).target_ms, 6554);
 }
 
-TEST(TimeManager, AStretchScalesTheClockBudgetButNotTheCapsOrAMovetime) {
+TEST(TimeManager, AStretchScalesTheMiddlegameBudgetOnly) {
   TimeManager tm(formula_params(), 1);
   const Case c = clock_of(180000, 2000, 0);
   // (3600 + 1400) x 1.5 - 300; below 1 it is no stretch.
   EXPECT_EQ(tm.plan(c.limits, c.move, 1.5).target_ms, 7200);
   EXPECT_EQ(tm.plan(c.limits, c.move, 0.5).target_ms, 4700);
-  // The hard cap keeps the safety floor: 3 s left, stretched 4x, still leaves the 1 s floor.
-  const Case low = clock_of(3000, 2000, 45);
+  // The hard cap keeps the safety floor: 3 s left at move 39, stretched 4x.
+  const Case low = clock_of(3000, 2000, 39);
   EXPECT_EQ(tm.plan(low.limits, low.move, 4.0).target_ms, 3000 - 300 - 1000);
-  // A fixed time a move is what it is.
+  // The late game keeps its share of what is left: 0.05 * 60000 + 1400 - 300.
+  const Case late = clock_of(60000, 2000, 40);
+  EXPECT_EQ(tm.plan(late.limits, late.move, 2.0).target_ms, 4100);
+  // A fixed time a move, or moves to go, is what it is.
   Case fixed = c;
   fixed.limits.movetime = 1000;
   EXPECT_EQ(tm.plan(fixed.limits, fixed.move, 2.0).target_ms, 700);
+  Case control = c;
+  control.limits.movestogo = 20;
+  EXPECT_EQ(tm.plan(control.limits, control.move, 2.0).target_ms, 180000 / 20 + 1400 - 300);
 }
 
 TEST(TimeManager, AShortExpectedGameNeverPlansTheWholeClock) {
