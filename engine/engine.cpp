@@ -26,8 +26,7 @@ SearchFigures figures_of(const SearchSnapshot& s, const SearchParams& params) {
     f.top_prior_is_best = s.best == 0;
     f.best_q = s.children[std::size_t(s.best)].q;
     f.challenger_share = challenger_share(s.children, s.best);
-    f.visits_to_change =
-        visits_to_change(s.children, s.best, s.root_visits, params.move_choice());
+    f.visits_to_change = visits_to_change(s.children, s.best, s.root_visits, params.move_choice());
     f.playouts = s.playouts;
   }
   return f;

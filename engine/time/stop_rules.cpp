@@ -41,8 +41,8 @@ StopVerdict StopRules::check(const SearchFigures& f, TimePoint now) const {
   const bool critical = f.best_q && is_critical(*f.best_q);
   const bool contested = f.best_q && is_contested(f.challenger_share);
   if (time_is_up(elapsed, easy, critical, contested)) return {true, {}};
-  if (f.best_q && is_decided(f.visits_to_change, f.playouts, elapsed,
-                             stop_limit_ms(easy, critical, contested)))
+  if (f.best_q &&
+      is_decided(f.visits_to_change, f.playouts, elapsed, stop_limit_ms(easy, critical, contested)))
     return {true, {}};
   return {false, clock_start_ + Millis(next_check_ms(elapsed))};
 }

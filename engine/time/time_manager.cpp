@@ -95,8 +95,7 @@ void TimeManager::seed(std::uint64_t seed) {
   rng_.seed(seed);
 }
 
-TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move,
-                             double stretch) {
+TimeBudget TimeManager::plan(const SearchLimits& limits, const MoveContext& move, double stretch) {
   TimeBudget b;
   const TimeParams& p = params_;
   const std::optional<std::int64_t>& clock = move.us == kWhite ? limits.wtime : limits.btime;
