@@ -237,10 +237,15 @@ SearchFigures decided_tree(std::uint32_t gap, std::int64_t elapsed_ms) {
   return f;
 }
 
-TEST(StopRules, ADecidedMoveStopsOnceNoRivalCanCatchUpInTheTimeLeft) {
+// The formulas with the decided rule on at half the playouts left.
+TimeParams decided_params() {
   TimeParams p = formula_params();
   p.decided_share = 0.5;
-  StopRules rules(p, 1);
+  return p;
+}
+
+TEST(StopRules, ADecidedMoveStopsOnceNoRivalCanCatchUpInTheTimeLeft) {
+  StopRules rules(decided_params(), 1);
   rules.begin(blitz(), kFirstMove, kStart);
   ASSERT_EQ(rules.budget().target_ms, 4700);
   // At 1000 ms, 3700 ms are left: 7400 playouts, half of them 3700.
@@ -263,9 +268,7 @@ TEST(StopRules, ADecidedMoveStopsOnceNoRivalCanCatchUpInTheTimeLeft) {
 }
 
 TEST(StopRules, TheDecidedRuleCountsTheExtensionsAndTheHumanMinimum) {
-  TimeParams p = formula_params();
-  p.decided_share = 0.5;
-  StopRules rules(p, 1);
+  StopRules rules(decided_params(), 1);
   rules.end(0.5);
   rules.begin(blitz(), kFirstMove, kStart);
   // Critical: the search would run to 7050 ms, so at 1000 ms half of 12100 playouts are left.
