@@ -13,6 +13,7 @@ or on CUDA with mixed precision when torch.cuda.is_available(); several GPUs or 
 torchrun (DDP).
 """
 import argparse
+import contextlib
 import csv
 import functools
 import json
@@ -258,8 +259,11 @@ def main(argv=None):
         x = torch.from_numpy(planes).to(device, non_blocking=True)
         pt = torch.from_numpy(policy).to(device, non_blocking=True)
         vt = torch.from_numpy(value).to(device, non_blocking=True)
-        with torch.autocast(device_type=args.device, dtype=amp_dtype or torch.float32,
-                            enabled=amp_dtype is not None):
+        # No autocast at all in fp32: torch 1.13's CPU autocast rejects a float32 dtype even
+        # when disabled.
+        amp = (torch.autocast(device_type=args.device, dtype=amp_dtype)
+               if amp_dtype is not None else contextlib.nullcontext())
+        with amp:
             v, p = model(x)
         policy_loss = -(pt * F.log_softmax(p.float(), dim=1)).sum(dim=1).mean()
         value_loss = F.mse_loss(v.float().view(-1), vt)
