@@ -4,6 +4,8 @@ verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per positio
 
   tools/suites.py make --teacher TEACHER.jsonl.gz --out tools/suites
       (TEACHER: labelled teacher positions, one JSON object a line with fen, cp, mate, ply)
+  tools/suites.py make --shards DIR --skip-mate --out tools/suites
+      (DIR: `zhbot datagen` shards from a seed no training run uses: games no network learnt)
   tools/suites.py solve --suite tools/suites/mate.epd --zhbot build/default/bot/zhbot \
       --movetime 1000 [-o backend=torch -o model=models/X.pt]
   tools/suites.py solve --suite tools/suites/defence.epd --nodes 2000
@@ -13,9 +15,10 @@ verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per positio
 mate.epd: positions where the teacher reported mate in n <= 3 for the side to move, kept when
 Fairy-Stockfish at depth 16 confirms a mate in exactly n; solved when zhbot's move keeps a
 forced mate in at most n (checked with Fairy-Stockfish after the move).
-defence.epd: positions where exactly one move holds: Fairy-Stockfish (depth 12, MultiPV 2)
-scores the best move >= -300 cp and the second best as mated or --gap (400) cp worse (depth 8
-with 3/4 of the gap picks the candidates first); solved when zhbot plays that move.
+defence.epd: positions where exactly one move holds: Fairy-Stockfish (MultiPV 2) scores the
+best move >= -300 cp and the second best as mated or --gap (400) cp worse, with the same best
+move at every depth of --verify-depths (12,16,18; depth 8 with 3/4 of the gap picks the
+candidates first); solved when zhbot plays that move.
 """
 import argparse
 import gzip
@@ -35,10 +38,28 @@ def search(fsf, fen, limit, multipv=1, moves=()):
     return fsf.search(position_command(fen, moves), limit, multipv)
 
 
+def teacher_rows(args):
+    """Labelled positions as dicts with fen, cp, mate (None when absent) and ply: from a JSON
+    Lines teacher file, or from `zhbot datagen` shards."""
+    if args.teacher:
+        with gzip.open(args.teacher, "rt") as f:
+            return [json.loads(line) for line in f]
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from training import records  # noqa: E402  (numpy is only needed for this source)
+    rows = []
+    for path in records.list_shards([args.shards]):
+        r = records.Shard(path).records
+        cp, mate = records.decode_score(r["score"])
+        for fen, c, m, ply in zip(r["fen"], cp, mate, r["ply"]):
+            rows.append({"fen": fen.decode("ascii"), "cp": None if m else int(c),
+                         "mate": int(m) if m else None, "ply": int(ply)})
+    return rows
+
+
 def make(args):
     rng = random.Random(args.seed)
-    with gzip.open(args.teacher, "rt") as f:
-        rows = [json.loads(line) for line in f]
+    rows = teacher_rows(args)
+    source = os.path.basename(os.path.normpath(args.teacher or args.shards))
     mates = [r for r in rows if r["mate"] is not None and 1 <= r["mate"] <= 3]
     others = [r for r in rows if r["cp"] is not None and abs(r["cp"]) < 400 and r["ply"] >= 10]
     rng.shuffle(mates)
@@ -49,7 +70,7 @@ def make(args):
     with open(os.devnull if args.skip_mate else os.path.join(args.out, "mate.epd"), "w") as out:
         out.write("# mate in 1..3 for the side to move: teacher positions (%s), mate distance "
                   "confirmed by Fairy-Stockfish depth 16; seed %d\n# FEN ; mate N ; best MOVE\n"
-                  % (os.path.basename(args.teacher), args.seed))
+                  % (source, args.seed))
         for r in ([] if args.skip_mate else mates):
             n = r["mate"]
             if counts[n] >= args.per_mate:
@@ -62,23 +83,37 @@ def make(args):
                 break
     found = 0
     with open(os.path.join(args.out, "defence.epd"), "w") as out:
-        out.write("# only-move defence: Fairy-Stockfish depth 12 MultiPV 2 scores the best move "
-                  ">= -300 cp and the second mated or >= %d cp worse; teacher positions (%s), "
-                  "seed %d\n# FEN ; best MOVE\n" % (args.gap, os.path.basename(args.teacher),
-                                                    args.seed))
+        out.write("# only-move defence: Fairy-Stockfish MultiPV 2 at depths %s scores the same "
+                  "best move >= -300 cp and the second mated or >= %d cp worse; positions (%s), "
+                  "seed %d\n# FEN ; best MOVE\n"
+                  % (",".join(map(str, args.verify_depths)), args.gap, source, args.seed))
         for r in others:
             # A quick depth-8 look keeps the few candidates (about 4% of level positions) worth
-            # the depth-12 verification.
+            # the deep verification.
             if not only_move(search(fsf, r["fen"], "depth 8", multipv=2)[1], args.gap * 3 // 4):
                 continue
-            lines = search(fsf, r["fen"], "depth 12", multipv=2)[1]
-            if only_move(lines, args.gap):
-                out.write("%s ; best %s\n" % (r["fen"], lines[0][2]))
+            best = only_move_at_every_depth(fsf, r["fen"], args.verify_depths, args.gap)
+            if best:
+                out.write("%s ; best %s\n" % (r["fen"], best))
+                out.flush()
                 found += 1
                 if found >= args.defence:
                     break
     fsf.quit()
     print("mate suite: %s; defence suite: %d positions" % (counts, found))
+
+
+def only_move_at_every_depth(fsf, fen, depths, gap):
+    """The one move that holds at every depth (each a fresh search), or None. A label that one
+    depth alone gives is noisy: scores swing by hundreds of centipawns from depth 12 to 16."""
+    best = None
+    for depth in depths:
+        fsf.send("ucinewgame")
+        lines = search(fsf, fen, "depth %d" % depth, multipv=2)[1]
+        if not only_move(lines, gap) or best not in (None, lines[0][2]):
+            return None
+        best = lines[0][2]
+    return best
 
 
 def only_move(lines, gap):
@@ -141,13 +176,16 @@ def search_is_mate(fsf, fen, move):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("command", choices=["make", "solve"])
-    ap.add_argument("--teacher")
+    ap.add_argument("--teacher", help="make: teacher positions, JSON Lines (.jsonl.gz)")
+    ap.add_argument("--shards", help="make: `zhbot datagen` shards instead of --teacher")
     ap.add_argument("--out", default="tools/suites")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--per-mate", type=int, default=40, help="positions per mate distance")
     ap.add_argument("--defence", type=int, default=60)
     ap.add_argument("--gap", type=int, default=400, help="defence: second move this much worse")
     ap.add_argument("--skip-mate", action="store_true", help="make the defence suite only")
+    ap.add_argument("--verify-depths", default="12,16,18",
+                    help="defence: the depths at which the move must be the only one that holds")
     ap.add_argument("--suite")
     ap.add_argument("--zhbot", default="build/default/bot/zhbot")
     ap.add_argument("--movetime", type=int, default=1000)
@@ -157,6 +195,12 @@ def main():
     args = ap.parse_args()
     if args.nodes < 0 or args.movetime <= 0:
         ap.error("--nodes must be >= 0 (0: use --movetime) and --movetime > 0")
+    try:
+        args.verify_depths = [int(d) for d in args.verify_depths.split(",")]
+    except ValueError:
+        ap.error("--verify-depths: depths separated by commas, e.g. 12,16,18")
+    if args.command == "make" and bool(args.teacher) == bool(args.shards):
+        ap.error("make: give exactly one of --teacher and --shards")
     make(args) if args.command == "make" else solve(args)
 
 

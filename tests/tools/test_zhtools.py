@@ -16,6 +16,7 @@ import strength  # noqa: E402
 import suites  # noqa: E402
 from zhtools import epd, lab, referee, timecontrol, uci  # noqa: E402
 from zhtools.fairy import FairyStockfish  # noqa: E402
+from zhtools.fairy import Line as FairyLine  # noqa: E402
 
 
 class TimeControlNotation(unittest.TestCase):
@@ -182,6 +183,55 @@ class SuiteSearchLimit(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
         self.assertIn("--nodes must be >= 0", r.stderr)
+
+
+class ScriptedSearches:
+    """Fairy-Stockfish's MultiPV 2 answers, one list of lines per depth."""
+
+    def __init__(self, by_depth):
+        self.by_depth = by_depth
+
+    def send(self, _):
+        pass
+
+    def search(self, _position, limit, _multipv):
+        lines = self.by_depth[int(limit.split()[1])]
+        return lines[0].move, lines
+
+
+def lines(best, best_cp, second, second_cp):
+    return [FairyLine("cp", best_cp, best), FairyLine("cp", second_cp, second)]
+
+
+class DefenceLabels(unittest.TestCase):
+    # A defence label must be the only move that holds at every verification depth: a depth-12
+    # label alone was wrong at depth 16 in a third of the old suite.
+    def only(self, by_depth):
+        return suites.only_move_at_every_depth(ScriptedSearches(by_depth), "fen", [12, 16],
+                                               400)
+
+    def test_the_same_only_move_at_every_depth_is_the_label(self):
+        self.assertEqual(self.only({12: lines("a1a2", 50, "b1b2", -600),
+                                    16: lines("a1a2", 20, "b1b2", -900)}), "a1a2")
+
+    def test_a_second_move_that_holds_deeper_drops_the_position(self):
+        self.assertIsNone(self.only({12: lines("a1a2", 50, "b1b2", -600),
+                                     16: lines("a1a2", 20, "b1b2", -100)}))
+
+    def test_another_best_move_deeper_drops_the_position(self):
+        self.assertIsNone(self.only({12: lines("a1a2", 50, "b1b2", -600),
+                                     16: lines("c1c2", 20, "a1a2", -900)}))
+
+    def test_a_best_move_that_loses_deeper_drops_the_position(self):
+        self.assertIsNone(self.only({12: lines("a1a2", 50, "b1b2", -600),
+                                     16: lines("a1a2", -450, "b1b2", -1200)}))
+
+    def test_make_needs_exactly_one_source(self):
+        for extra in ([], ["--teacher", "t.jsonl.gz", "--shards", "dir"]):
+            r = subprocess.run([sys.executable, os.path.join(TOOLS, "suites.py"), "make"] + extra,
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("exactly one of --teacher and --shards", r.stderr)
 
 
 if __name__ == "__main__":
