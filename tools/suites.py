@@ -6,6 +6,9 @@ verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per positio
       (TEACHER: labelled teacher positions, one JSON object a line with fen, cp, mate, ply)
   tools/suites.py make --shards DIR --skip-mate --out tools/suites
       (DIR: `zhbot datagen` shards from a seed no training run uses: games no network learnt)
+  tools/suites.py verify --suite tools/suites/defence.epd --out KEPT.epd
+      (keeps the defences whose label is still the only move that holds at --verify-depths:
+      after a change of the test, or with another Fairy-Stockfish)
   tools/suites.py solve --suite tools/suites/mate.epd --zhbot build/default/bot/zhbot \
       --movetime 1000 [-o backend=torch -o model=models/X.pt]
   tools/suites.py solve --suite tools/suites/defence.epd --nodes 2000
@@ -16,9 +19,9 @@ mate.epd: positions where the teacher reported mate in n <= 3 for the side to mo
 Fairy-Stockfish at depth 16 confirms a mate in exactly n; solved when zhbot's move keeps a
 forced mate in at most n (checked with Fairy-Stockfish after the move).
 defence.epd: positions where exactly one move holds: Fairy-Stockfish (MultiPV 2) scores the
-best move >= -300 cp and the second best as mated or --gap (400) cp worse, with the same best
-move at every depth of --verify-depths (12,16,18; depth 8 with 3/4 of the gap picks the
-candidates first); solved when zhbot plays that move.
+best move >= -300 cp and the second best as mated, or under -300 cp and --gap (400) cp worse,
+with the same best move at every depth of --verify-depths (12,16,18; depth 8 with 3/4 of the
+gap picks the candidates first); solved when zhbot plays that move.
 """
 import argparse
 import gzip
@@ -84,7 +87,8 @@ def make(args):
     found = 0
     with open(os.path.join(args.out, "defence.epd"), "w") as out:
         out.write("# only-move defence: Fairy-Stockfish MultiPV 2 at depths %s scores the same "
-                  "best move >= -300 cp and the second mated or >= %d cp worse; positions (%s), "
+                  "best move >= -300 cp and the second mated, or under -300 cp and >= %d cp "
+                  "worse; positions (%s), "
                   "seed %d\n# FEN ; best MOVE\n"
                   % (",".join(map(str, args.verify_depths)), args.gap, source, args.seed))
         for r in others:
@@ -116,13 +120,40 @@ def only_move_at_every_depth(fsf, fen, depths, gap):
     return best
 
 
+# A move holds when the side to move keeps at least this score after it.
+HOLDS_CP = -300
+
+
 def only_move(lines, gap):
-    """Whether the best line holds (>= -300 cp) and the second is mated or `gap` cp worse."""
-    if len(lines) < 2 or lines[0][0] != "cp" or lines[0][1] < -300 or lines[0][2] == lines[1][2]:
+    """Whether the best line is the only one that holds: it scores >= HOLDS_CP, and the second
+    is mated, or scores under HOLDS_CP and at least `gap` cp under the best. (A second move at
+    +500 under a best at +1 000 holds too: that position asks for no defence.)"""
+    if (len(lines) < 2 or lines[0][0] != "cp" or lines[0][1] < HOLDS_CP
+            or lines[0][2] == lines[1][2]):
         return False
-    second = lines[1]
-    return (second[0] == "mate" and second[1] < 0) or (
-        second[0] == "cp" and second[1] <= lines[0][1] - gap)
+    kind, value, _ = lines[1]
+    return (kind == "mate" and value < 0) or (
+        kind == "cp" and value < HOLDS_CP and value <= lines[0][1] - gap)
+
+
+def verify(args):
+    """Writes to --out the positions of a defence suite whose label passes today's test."""
+    suite = [e for e in load_epd(args.suite) if "best" in e]
+    fsf = FairyStockfish([("Threads", "1"), ("Hash", "64")])
+    kept = 0
+    with open(args.out, "w") as out:
+        out.write("# only-move defence: the positions of %s whose label Fairy-Stockfish MultiPV 2 "
+                  "at depths %s keeps as the only move that holds (>= -300 cp; the second "
+                  "mated, or under -300 cp and >= %d cp worse)\n# FEN ; best MOVE\n"
+                  % (os.path.basename(args.suite), ",".join(map(str, args.verify_depths)),
+                     args.gap))
+        for e in suite:
+            if only_move_at_every_depth(fsf, e["fen"], args.verify_depths, args.gap) == e["best"]:
+                out.write("%s ; best %s\n" % (e["fen"], e["best"]))
+                out.flush()
+                kept += 1
+    fsf.quit()
+    print("%s: %d of %d labels kept" % (os.path.basename(args.suite), kept, len(suite)))
 
 
 def solve(args):
@@ -175,7 +206,7 @@ def search_is_mate(fsf, fen, move):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=["make", "solve"])
+    ap.add_argument("command", choices=["make", "verify", "solve"])
     ap.add_argument("--teacher", help="make: teacher positions, JSON Lines (.jsonl.gz)")
     ap.add_argument("--shards", help="make: `zhbot datagen` shards instead of --teacher")
     ap.add_argument("--out", default="tools/suites")
@@ -199,9 +230,11 @@ def main():
         args.verify_depths = [int(d) for d in args.verify_depths.split(",")]
     except ValueError:
         ap.error("--verify-depths: depths separated by commas, e.g. 12,16,18")
+    if args.command == "verify" and (not args.suite or args.out == ap.get_default("out")):
+        ap.error("verify: give --suite and --out FILE (the positions kept)")
     if args.command == "make" and bool(args.teacher) == bool(args.shards):
         ap.error("make: give exactly one of --teacher and --shards")
-    make(args) if args.command == "make" else solve(args)
+    {"make": make, "verify": verify, "solve": solve}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -194,6 +194,9 @@ class ScriptedSearches:
     def send(self, _):
         pass
 
+    def quit(self):
+        pass
+
     def search(self, _position, limit, _multipv):
         lines = self.by_depth[int(limit.split()[1])]
         return lines[0].move, lines
@@ -225,6 +228,32 @@ class DefenceLabels(unittest.TestCase):
     def test_a_best_move_that_loses_deeper_drops_the_position(self):
         self.assertIsNone(self.only({12: lines("a1a2", 50, "b1b2", -600),
                                      16: lines("a1a2", -450, "b1b2", -1200)}))
+
+    def test_a_second_move_that_also_holds_is_no_defence(self):
+        # 600 cp apart, but the second move keeps +300: the position asks for no only move.
+        self.assertIsNone(self.only({12: lines("a1a2", 900, "b1b2", 300),
+                                     16: lines("a1a2", 900, "b1b2", 300)}))
+
+    def test_verify_keeps_only_the_labels_that_still_pass(self):
+        holds, no_defence = "k7/8/8/8/8/8/8/K7/ w - - 0 1", "7k/8/8/8/8/8/8/7K/ w - - 0 1"
+        answers = {holds: lines("a1a2", 50, "b1b2", -700),
+                   no_defence: lines("h1h2", 900, "g1g2", 300)}
+
+        class ByPosition(ScriptedSearches):
+            def search(self, position, _limit, _multipv):
+                found = [v for fen, v in answers.items() if fen in position]
+                return found[0][0].move, found[0]
+
+        with tempfile.TemporaryDirectory() as d:
+            suite, kept = os.path.join(d, "suite.epd"), os.path.join(d, "kept.epd")
+            with open(suite, "w") as f:
+                f.write("%s ; best a1a2\n%s ; best h1h2\n" % (holds, no_defence))
+            args = argparse.Namespace(suite=suite, out=kept, verify_depths=[12, 16], gap=400)
+            with mock.patch.object(suites, "FairyStockfish", lambda _options: ByPosition({})), \
+                    mock.patch("sys.stdout"):
+                suites.verify(args)
+            self.assertEqual([(e["fen"], e["best"]) for e in epd.load_epd(kept)],
+                             [(holds, "a1a2")])
 
     def test_make_needs_exactly_one_source(self):
         for extra in ([], ["--teacher", "t.jsonl.gz", "--shards", "dir"]):
