@@ -35,6 +35,9 @@ from zhtools.epd import load_epd  # noqa: E402
 from zhtools.fairy import FairyStockfish  # noqa: E402
 from zhtools.uci import UciEngine, bestmove_of, option_pairs, position_command  # noqa: E402
 
+# A move holds when the side to move keeps at least this score after it.
+HOLDS_CP = -300
+
 
 def search(fsf, fen, limit, multipv=1, moves=()):
     """(best move, [(kind, value, first move)]) of Fairy-Stockfish on `fen` after `moves`."""
@@ -86,11 +89,7 @@ def make(args):
                 break
     found = 0
     with open(os.path.join(args.out, "defence.epd"), "w") as out:
-        out.write("# only-move defence: Fairy-Stockfish MultiPV 2 at depths %s scores the same "
-                  "best move >= -300 cp and the second mated, or under -300 cp and >= %d cp "
-                  "worse; positions (%s), "
-                  "seed %d\n# FEN ; best MOVE\n"
-                  % (",".join(map(str, args.verify_depths)), args.gap, source, args.seed))
+        out.write(defence_header("positions (%s), seed %d" % (source, args.seed), args))
         for r in others:
             # A quick depth-8 look keeps the few candidates (about 4% of level positions) worth
             # the deep verification.
@@ -120,10 +119,6 @@ def only_move_at_every_depth(fsf, fen, depths, gap):
     return best
 
 
-# A move holds when the side to move keeps at least this score after it.
-HOLDS_CP = -300
-
-
 def only_move(lines, gap):
     """Whether the best line is the only one that holds: it scores >= HOLDS_CP, and the second
     is mated, or scores under HOLDS_CP and at least `gap` cp under the best. (A second move at
@@ -136,17 +131,23 @@ def only_move(lines, gap):
         kind == "cp" and value < HOLDS_CP and value <= lines[0][1] - gap)
 
 
+def defence_header(origin, args):
+    """The comment lines a defence suite starts with: the test its labels passed, and where its
+    positions come from."""
+    depths = ",".join(map(str, args.verify_depths))
+    return ("# only-move defence: Fairy-Stockfish MultiPV 2 at depths %s scores the same best "
+            "move >= %d cp and the second mated, or under %d cp and >= %d cp worse; %s\n"
+            "# FEN ; best MOVE\n" % (depths, HOLDS_CP, HOLDS_CP, args.gap, origin))
+
+
 def verify(args):
     """Writes to --out the positions of a defence suite whose label passes today's test."""
     suite = [e for e in load_epd(args.suite) if "best" in e]
     fsf = FairyStockfish([("Threads", "1"), ("Hash", "64")])
     kept = 0
     with open(args.out, "w") as out:
-        out.write("# only-move defence: the positions of %s whose label Fairy-Stockfish MultiPV 2 "
-                  "at depths %s keeps as the only move that holds (>= -300 cp; the second "
-                  "mated, or under -300 cp and >= %d cp worse)\n# FEN ; best MOVE\n"
-                  % (os.path.basename(args.suite), ",".join(map(str, args.verify_depths)),
-                     args.gap))
+        out.write(defence_header("the positions of %s that still pass"
+                                 % os.path.basename(args.suite), args))
         for e in suite:
             if only_move_at_every_depth(fsf, e["fen"], args.verify_depths, args.gap) == e["best"]:
                 out.write("%s ; best %s\n" % (e["fen"], e["best"]))
