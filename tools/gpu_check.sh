@@ -17,9 +17,10 @@
 #   tools/gpu_check.sh report         DIR/report.md from the stages' sections (also after each)
 #   optional, resumable (run again after an interruption: they go on where they stopped):
 #   tools/gpu_check.sh datagen        teacher games on every core (the carried Fairy-Stockfish),
-#                                     chunk by chunk, for DATAGEN_MINUTES per command
+#                                     chunk by chunk (DATAGEN_SEEDS), for DATAGEN_MINUTES per command
 #   tools/gpu_check.sh train          a larger network trained on the GPU from the carried and the
-#                                     new data, exported; its checkpoint re-exports elsewhere
+#                                     new data (or TRAIN_DATA), exported; its checkpoint re-exports
+#                                     elsewhere
 #
 # The first four measuring commands, on the GPU machine (each well inside 10 minutes):
 #   tools/gpu_check.sh build && tools/gpu_check.sh facts
@@ -283,29 +284,40 @@ games() {
 }
 
 # ---- optional: teacher data on every core, chunk by chunk (resumable) ----
+# DATAGEN_SEEDS names the chunks' seeds (default 30000 up); a chunk is not started when the last
+# one's time would carry it past DATAGEN_MINUTES (a chunk killed by the call's limit is lost).
+# With OUT_DIR set, each finished chunk goes back packed (chunk-SEED.tar.xz, a tenth of its size).
 datagen() {
   need_zhbot
-  local teacher=$root/$CARRY/bin/fairy-stockfish i deadline
+  local teacher=$CARRY/bin/fairy-stockfish seed deadline started last=0 made=0
   [[ -x $teacher ]] || teacher=/usr/games/fairy-stockfish
   [[ -x $teacher ]] || die "no teacher engine: run the prepare stage (it carries Fairy-Stockfish)"
-  local gen=$DIR/datagen
+  local gen=$DIR/datagen seeds=${DATAGEN_SEEDS:-$(seq 30000 $((30000 + DATAGEN_CHUNKS - 1)))}
   # shellcheck source=tools/steps.sh
   source tools/steps.sh
   mkdir -p "$gen"
-  deadline=$((SECONDS + ${DATAGEN_MINUTES%.*} * 60))
-  for ((i = 0; i < DATAGEN_CHUNKS && SECONDS < deadline; i++)); do
+  deadline=$((SECONDS + $(awk -v m="$DATAGEN_MINUTES" 'BEGIN { printf "%d", m * 60 }')))
+  for seed in $seeds; do
+    ((made < DATAGEN_CHUNKS && SECONDS + last < deadline)) || break
+    started=$SECONDS
     # A chunk cut off is made again from its seed: its folder goes first.
     # shellcheck disable=SC2086,SC2016  # DATAGEN_OPTS is a list; $1 is the inner shell's
-    DIR=$gen step "chunk-$i" bash -c 'rm -rf "$1" && shift && exec "$@"' _ "$gen/chunk-$i" \
-      "$ZHBOT" datagen --out "$gen/chunk-$i" --teacher "$teacher" --workers "$WORKERS" \
-      --games "$CHUNK_GAMES" --seed $((30000 + i)) $DATAGEN_OPTS
+    DIR=$gen step "chunk-$seed" bash -c 'rm -rf "$1" && shift && exec "$@"' _ "$gen/chunk-$seed" \
+      "$ZHBOT" datagen --out "$gen/chunk-$seed" --teacher "$teacher" --workers "$WORKERS" \
+      --games "$CHUNK_GAMES" --seed "$seed" $DATAGEN_OPTS
+    last=$((SECONDS - started)) made=$((made + 1))
+    if [[ -n $OUT_DIR && ! -e $OUT_DIR/chunk-$seed.tar.xz ]]; then
+      XZ_OPT=-T0 tar -cJf "$OUT_DIR/chunk-$seed.tar.xz" -C "$gen" "chunk-$seed" "chunk-$seed.log"
+    fi
   done
   local done_chunks
   done_chunks=$(find "$DIR/datagen" -name 'chunk-*.done' | wc -l)
   { echo "## Teacher data (optional)"
     echo
     echo "$done_chunks chunk(s) of $CHUNK_GAMES games ($DATAGEN_OPTS, $WORKERS workers, Fairy-Stockfish"
-    echo "carried with the tree); the last: \`$(grep -h 'positions\|games' "$DIR"/datagen/chunk-*.log 2>/dev/null | tail -1)\`"
+    echo "carried with the tree); the last: \`$(grep -h 'throughput' "$DIR"/datagen/chunk-*.log 2>/dev/null | tail -1)\`"
+    echo
+    grep -h '^time\|^throughput' "$DIR"/datagen/chunk-*.log 2>/dev/null | sed 's/^/    /' || true
   } | section 60-datagen
   report
 }
@@ -314,8 +326,11 @@ datagen() {
 train() {
   need_zhbot
   local data=() run=$DIR/train resume=()
-  [[ -d $CARRY/data ]] && data+=("$CARRY/data")
-  [[ -d $DIR/datagen ]] && data+=("$DIR/datagen")
+  # TRAIN_DATA (folders) trains beside a datagen stage that is still writing its chunks.
+  if [[ -n ${TRAIN_DATA:-} ]]; then read -ra data <<<"$TRAIN_DATA"; else
+    [[ -d $CARRY/data ]] && data+=("$CARRY/data")
+    [[ -d $DIR/datagen ]] && data+=("$DIR/datagen")
+  fi
   [[ ${#data[@]} -gt 0 ]] || die "no training data: carry some (CARRY_DATA at prepare) or run datagen"
   [[ -e $run/last.ckpt ]] && resume=(--resume)
   # shellcheck disable=SC2086  # TRAIN_OPTS is a list

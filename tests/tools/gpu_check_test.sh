@@ -58,7 +58,13 @@ check "report handed back" "cmp -s '$report' '$work/out/gpu-check-report.md'"
 # Run again: the chunks made are not made again, the training resumes from its checkpoint.
 : >"$work/run.log"
 gpu_check datagen train
-check "datagen resumes (no chunk made twice)" "grep -q 'chunk-1: done before' '$work/run.log'"
+check "datagen resumes (no chunk made twice)" "grep -q 'chunk-30001: done before' '$work/run.log'"
+check "datagen: each chunk handed back packed" \
+  "tar -tJf '$work/out/chunk-30001.tar.xz' | grep -q '^chunk-30001/.*[.]zhrec$'"
+# Seeds named, and no more chunks than DATAGEN_CHUNKS.
+DATAGEN_SEEDS="77 78" DATAGEN_CHUNKS=1 gpu_check datagen
+check "datagen: the named seed, one chunk" \
+  "[[ -e '$DIR/datagen/chunk-77.done' && ! -e '$DIR/datagen/chunk-78' && -s '$work/out/chunk-77.tar.xz' ]]"
 check "train resumes from its checkpoint" "grep -qi 'resum' '$DIR/train.log'"
 check "the report has every section" \
   "[[ \$(grep -c '^## ' '$report') -eq 7 ]]"
