@@ -13,7 +13,8 @@
 #   tools/gpu_check.sh nnbench        nnbench at batch 1..1024, fp32 and fp16, the shipped network
 #                                     and a random 10x128 one
 #   tools/gpu_check.sh search         one game's search: nodes/s at 1, 2, 4, 8, 16 search threads
-#   tools/gpu_check.sh games          eight games at once (zhbot selfplay), when it exists
+#   tools/gpu_check.sh games          one game, then eight at once (zhbot selfplay): batch fill,
+#                                     queue wait, nodes/s
 #   tools/gpu_check.sh report         DIR/report.md from the stages' sections (also after each)
 #   optional, resumable (run again after an interruption: they go on where they stopped):
 #   tools/gpu_check.sh datagen        teacher games on every core (the carried Fairy-Stockfish),
@@ -50,7 +51,7 @@ case "$SCALE" in
     RANDOM_ARCH=${RANDOM_ARCH:-resnet-10x128}
     SEARCH_THREADS=${SEARCH_THREADS:-1 2 4 8 16}
     SEARCH_NODES=${SEARCH_NODES:-100000}
-    GAMES=${GAMES:-8}
+    GAME_RUNS=${GAME_RUNS:-1x4 1x16 8x4}
     GAME_NODES=${GAME_NODES:-800}
     DATAGEN_OPTS=${DATAGEN_OPTS:---nodes 3000}
     CHUNK_GAMES=${CHUNK_GAMES:-400}
@@ -65,7 +66,7 @@ case "$SCALE" in
     RANDOM_ARCH=${RANDOM_ARCH:-resnet-1x8}
     SEARCH_THREADS=${SEARCH_THREADS:-1 2}
     SEARCH_NODES=${SEARCH_NODES:-200}
-    GAMES=${GAMES:-2}
+    GAME_RUNS=${GAME_RUNS:-1x1 2x1}
     GAME_NODES=${GAME_NODES:-50}
     DATAGEN_OPTS=${DATAGEN_OPTS:---nodes 50 --max-plies 30}
     CHUNK_GAMES=${CHUNK_GAMES:-1}
@@ -160,8 +161,9 @@ build() {
     echo
     versions
     if [[ $status == FAILED* ]]; then echo; echo '```'; tail -25 "$log"; echo '```'; fi
-    echo "- header-only libraries: $CARRY/prefix/include (nlohmann_json from $(sed -n \
-      's/^nlohmann_json_DIR:[^=]*=//p' "$DIR/build/CMakeCache.txt" 2>/dev/null))"
+    # Paths inside the checkout are shown relative to it: the report goes into the docs.
+    echo "- header-only libraries: ${CARRY#"$root"/}/prefix/include (nlohmann_json from $(sed -n \
+      's/^nlohmann_json_DIR:[^=]*=//p' "$DIR/build/CMakeCache.txt" 2>/dev/null | sed "s|^$root/||"))"
   } | section 10-build
   report
   [[ $status != FAILED* ]] || die "build failed (log: $log)"
@@ -256,29 +258,23 @@ search() {
 # ---- eight games at once ----
 games() {
   need_zhbot
-  local out
-  { echo "## $GAMES games at once ($DEVICE)"
+  local out run n t
+  { echo "## Games at once ($DEVICE)"
     echo
-    # Listed among the subcommands (`zhbot selfplay --help` alone prints the main help, exit 0).
-    if ! "$ZHBOT" --help 2>/dev/null | grep -qE '^ +selfplay( |$)'; then
-      echo "not available: this zhbot has no selfplay command (the multi-game workload of the GPU"
-      echo "engine work); rerun this stage with a zhbot that has it."
-    else
-      echo "\`zhbot selfplay --games $GAMES --nodes $GAME_NODES -o device=$DEVICE\`"
+    echo "\`zhbot selfplay --games N --threads T --nodes $GAME_NODES -o device=$DEVICE\` for each N x T"
+    echo "of $GAME_RUNS: one game alone shows what a single game's search leaves of the device"
+    echo "(batch fill, queue wait), more games what the device gives when batches are full."
+    for run in $GAME_RUNS; do
+      n=${run%x*} t=${run#*x}
+      echo
+      echo "### $n game(s), $t search thread(s) each"
       echo
       echo '```'
-      # Engine options as the other engine commands take them; should this command not take
-      # them, once more with its own defaults, and both outputs in the report.
-      if ! out=$("$ZHBOT" selfplay --games "$GAMES" --nodes "$GAME_NODES" -o "device=$DEVICE" \
-          -o "model=$SHIPPED_NET" 2>&1); then
-        tail -5 <<<"$out"
-        echo "(selfplay failed with -o device=$DEVICE; again without -o:)"
-        out=$("$ZHBOT" selfplay --games "$GAMES" --nodes "$GAME_NODES" 2>&1) ||
-          out+=$'\n(selfplay failed)'
-      fi
-      tail -20 <<<"$out"
+      out=$("$ZHBOT" selfplay --games "$n" --threads "$t" --nodes "$GAME_NODES" \
+        -o "device=$DEVICE" -o "model=$SHIPPED_NET" 2>&1) || out+=$'\n(selfplay failed)'
+      grep -v '^\[info\]' <<<"$out" | tail -12
       echo '```'
-    fi
+    done
   } | section 50-games
   report
 }

@@ -42,12 +42,9 @@ check "nnbench: the random network" "grep -q '^### random-resnet-1x8, fp32' '$re
 check "nnbench: figures, no failure" "grep -q 'pos/s\|positions/s' '$report' && ! grep -q 'nnbench failed' '$report'"
 check "search: a row per thread count with nodes/s" \
   "[[ \$(grep -cE '^\| [12] \| [0-9]+ \| [0-9]+ \| [0-9]+ ms \|$' '$report') -eq 2 ]]"
-if "$zhbot" --help | grep -qE '^ +selfplay( |$)'; then
-  check "games: zhbot selfplay ran" \
-    "grep -q 'zhbot selfplay --games 2' '$report' && ! grep -q 'selfplay failed' '$report'"
-else
-  check "games: said to be not available" "grep -q 'not available: this zhbot has no selfplay' '$report'"
-fi
+check "games: one game and two at once, each with its batch fill" \
+  "grep -q '^### 1 game(s), 1 search thread' '$report' && grep -q '^### 2 game(s), 1 search thread' '$report' \
+   && [[ \$(grep -c '^batch fill' '$report') -eq 2 ]] && ! grep -q 'selfplay failed' '$report'"
 
 gpu_check datagen train
 check "datagen: two chunks" "grep -q '^2 chunk(s) of 1 games' '$report'"
