@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -434,18 +435,36 @@ void TorchEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evalu
   if (rows > n)  // the padding rows: any valid input; zeros are cheapest
     std::fill(planes + n * kInputSize, planes + rows * kInputSize, 0.0f);
   const Heads heads = m.forward(x);
-  const at::Tensor values =
-      heads.value.reshape({rows}).narrow(0, 0, n).to(torch::kCPU, torch::kFloat).contiguous();
-  const at::Tensor logits = heads.policy.reshape({rows, kPolicySize})
-                                .narrow(0, 0, n)
-                                .to(torch::kCPU, torch::kFloat)
-                                .contiguous();
-  const float* v = values.data_ptr<float>();
-  const float* p = logits.data_ptr<float>();
+
+  // The legal moves and their policy slots (on a GPU while it runs the network), then only those
+  // logits come back: a whole policy row is 5 184 floats for a few dozen read, and copying whole
+  // rows bound evaluate() on an H100 (0.22 of the raw forward at batch 1 024).
+  thread_local std::vector<std::int64_t> row_slots, all_slots;
+  all_slots.clear();
+  std::int64_t width = 1;
   for (int64_t i = 0; i < n; ++i) {
-    outputs[i].value = std::isfinite(v[i]) ? std::clamp(v[i], -1.0f, 1.0f) : 0.0f;
-    legal_move_priors(inputs[i].position, {p + i * kPolicySize, std::size_t(kPolicySize)},
-                      m.temperature, outputs[i].priors);
+    legal_moves_and_slots(inputs[i].position, outputs[i].priors, row_slots);
+    width = std::max<std::int64_t>(width, static_cast<std::int64_t>(row_slots.size()));
+    all_slots.insert(all_slots.end(), row_slots.begin(), row_slots.end());
+  }
+  at::Tensor index = torch::zeros({n, width}, torch::kLong);  // padding gathers slot 0, unread
+  std::int64_t* dst = index.data_ptr<std::int64_t>();
+  for (int64_t i = 0, from = 0; i < n; ++i) {
+    const auto count = static_cast<std::int64_t>(outputs[i].priors.size());
+    std::copy_n(all_slots.begin() + from, count, dst + i * width);
+    from += count;
+  }
+  const at::Tensor policy = heads.policy.reshape({rows, kPolicySize}).narrow(0, 0, n);
+  const at::Tensor logits = policy.gather(1, index.to(policy.device())).to(torch::kFloat);
+  const at::Tensor values = heads.value.reshape({rows, 1}).narrow(0, 0, n).to(torch::kFloat);
+  // One copy back (one wait for the device): each row is the value, then the legal logits.
+  const at::Tensor back = torch::cat({values, logits}, 1).to(torch::kCPU).contiguous();
+  const float* row = back.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i, row += width + 1) {
+    outputs[i].value = std::isfinite(row[0]) ? std::clamp(row[0], -1.0f, 1.0f) : 0.0f;
+    std::vector<MovePrior>& priors = outputs[i].priors;
+    for (std::size_t j = 0; j < priors.size(); ++j) priors[j].prior = row[1 + j];
+    softmax_priors(m.temperature, priors);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -77,6 +78,35 @@ TEST(PriorsTest, NoLegalMovesNoPriors) {
   std::vector<MovePrior> priors = {{Move(), 1.0f}};
   legal_move_priors(mated, logits, 1.0f, priors);
   EXPECT_TRUE(priors.empty());
+}
+
+// The device path (slots, logits gathered where the network ran, softmax on the host) gives the
+// host path's priors exactly, drops included.
+TEST(PriorsTest, SlotsThenSoftmaxEqualsTheHostPath) {
+  const Position pos = Position::from_fen(
+      "r1b1k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R1BQKB1R[Pnp] w KQkq - 0 8");
+  std::vector<float> logits(kPolicySize);
+  for (int i = 0; i < kPolicySize; ++i) logits[i] = std::sin(0.37f * float(i)) * 4.0f;
+  std::vector<MovePrior> host;
+  legal_move_priors(pos, logits, 1.7f, host);
+
+  std::vector<MovePrior> device;
+  std::vector<std::int64_t> slots;
+  legal_moves_and_slots(pos, device, slots);
+  ASSERT_EQ(device.size(), slots.size());
+  ASSERT_EQ(device.size(), host.size());
+  bool drops = false;
+  for (std::size_t j = 0; j < device.size(); ++j) {
+    EXPECT_EQ(slots[j], policy_index(device[j].move, pos.side_to_move()));
+    drops = drops || device[j].move.is_drop();
+    device[j].prior = logits[slots[j]];  // what the GPU's gather hands back
+  }
+  EXPECT_TRUE(drops);
+  softmax_priors(1.7f, device);
+  for (std::size_t j = 0; j < host.size(); ++j) {
+    EXPECT_EQ(device[j].move, host[j].move);
+    EXPECT_EQ(device[j].prior, host[j].prior);
+  }
 }
 
 }  // namespace
