@@ -83,8 +83,8 @@ TEST(PriorsTest, NoLegalMovesNoPriors) {
 // The device path (slots, logits gathered where the network ran, softmax on the host) gives the
 // host path's priors exactly, drops included.
 TEST(PriorsTest, SlotsThenSoftmaxEqualsTheHostPath) {
-  const Position pos = Position::from_fen(
-      "r1b1k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R1BQKB1R[Pnp] w KQkq - 0 8");
+  const Position pos =
+      Position::from_fen("r1b1k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R1BQKB1R[Pnp] w KQkq - 0 8");
   std::vector<float> logits(kPolicySize);
   for (int i = 0; i < kPolicySize; ++i) logits[i] = std::sin(0.37f * float(i)) * 4.0f;
   std::vector<MovePrior> host;
