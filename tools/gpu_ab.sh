@@ -27,7 +27,7 @@ wait $! || { echo "gpu_ab: the old tree did not build (build/ab-a/build.log)"; e
 declare -A zhbot=([A]=$root/build/ab-a/build/engine/tools/zhbot [B]=$root/build/ab-b/build/engine/tools/zhbot)
 
 say() { echo "$*" | tee -a "$log"; }
-say "gpu_ab: A = $old, B = this checkout; $device, $precision"
+say "gpu_ab: A = ${old#"$root"/}, B = this checkout; $device, $precision"
 for round in $(seq "${ROUNDS:-2}"); do
   for side in A B; do
     z=${zhbot[$side]}
