@@ -49,10 +49,11 @@ TEST_F(E2eTiming, AgainstAHumanMoveTimesVaryByAboutTenPercentAboveTheMinimum) {
     if (t > m / 2) budgeted.push_back(t);
   ASSERT_GE(budgeted.size(), 7u);
   const auto [lo, hi] = std::minmax_element(budgeted.begin(), budgeted.end());
-  for (long t : budgeted) {
+  // Only a floor on the wire: a loaded machine can only make a move slower (one search starved
+  // beside other jobs ran 2.5x its budget), so the jitter's upper bound is held on the planned
+  // targets instead (TimeManager.JitterOnlyAgainstHumansSeededAndBounded), not here.
+  for (long t : budgeted)
     EXPECT_GT(t, 0.75 * m) << "a move time is further than the jitter from the median " << m;
-    EXPECT_LT(t, 1.25 * m) << "a move time is further than the jitter from the median " << m;
-  }
   // Uniform jitter of +-10% over 7+ moves: all within 4% of each other has probability < 1e-3.
   EXPECT_GT(double(*hi) / double(*lo), 1.04)
       << "the move times do not vary: min " << *lo << " ms, max " << *hi << " ms";
