@@ -12,7 +12,8 @@
 #   tools/gpu_check.sh facts          GPU, driver, CUDA, PyTorch, CPU, compiler
 #   tools/gpu_check.sh nnbench        nnbench at batch 1..1024, fp32 and fp16, the shipped network
 #                                     and a random 10x128 one
-#   tools/gpu_check.sh search         one game's search: nodes/s at 1, 2, 4, 8, 16 search threads
+#   tools/gpu_check.sh search         one game's search (a middlegame, SEARCH_FEN): nodes/s at 1, 2,
+#                                     4, 8, 16 search threads
 #   tools/gpu_check.sh games          one game, then eight at once (zhbot selfplay): batch fill,
 #                                     queue wait, nodes/s
 #   tools/gpu_check.sh report         DIR/report.md from the stages' sections (also after each)
@@ -76,6 +77,7 @@ case "$SCALE" in
     ;;
   *) echo "gpu_check: SCALE is full or toy, not '$SCALE'" >&2; exit 2 ;;
 esac
+SEARCH_FEN=${SEARCH_FEN:-r1b1k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R1BQKB1R[Pnp] w KQkq - 0 8}
 WORKERS=${WORKERS:-$(nproc)}
 DATAGEN_MINUTES=${DATAGEN_MINUTES:-8}
 DATAGEN_CHUNKS=${DATAGEN_CHUNKS:-1000}
@@ -237,14 +239,16 @@ search() {
   local t line
   { echo "## One game's search ($DEVICE, shipped network)"
     echo
-    echo "\`zhbot analyse --nodes $SEARCH_NODES -o threads=T -o device=$DEVICE\` from the start"
-    echo "position; the other search options are the device's defaults."
+    echo "\`zhbot analyse --fen '$SEARCH_FEN' --nodes $SEARCH_NODES -o threads=T -o device=$DEVICE\`;"
+    echo "the other search options are the device's defaults. A middlegame with drops: from the"
+    echo "start position the network's prior is almost all on one move, and a tree that narrow"
+    echo "leaves the threads' mini-batches little to spread over."
     echo
     echo "| search threads | nodes/s | network evaluations | time |"
     echo "| ---: | ---: | ---: | ---: |"
     for t in $SEARCH_THREADS; do
-      if line=$("$ZHBOT" analyse --nodes "$SEARCH_NODES" -o "threads=$t" -o "device=$DEVICE" \
-          -o "model=$SHIPPED_NET" 2>&1 | grep '^nodes'); then
+      if line=$("$ZHBOT" analyse --fen "$SEARCH_FEN" --nodes "$SEARCH_NODES" -o "threads=$t" \
+          -o "device=$DEVICE" -o "model=$SHIPPED_NET" 2>&1 | grep '^nodes'); then
         # "nodes      N in T ms (X nodes/s), E network evaluations"
         sed -E 's/^nodes +([0-9]+) in ([0-9]+) ms \(([0-9]+) nodes\/s\), ([0-9]+) network.*/| '"$t"' | \3 | \4 | \2 ms |/' <<<"$line"
       else
