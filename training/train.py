@@ -195,7 +195,11 @@ def main(argv=None):
         net.load_state_dict(initial_weights(args.init_from, args.arch))
         if main_process:
             print("warm start from %s" % args.init_from, flush=True)
-    net = net.to(device)
+    # Channels-last on the CPU: oneDNN's convolutions run the 6x64's step 1.14x faster with it, the
+    # whole training step with its data 1.07x (2-core machine, fp32, 2 threads, alternating
+    # pairs). Not measured on a GPU, so not used there.
+    memory_format = torch.channels_last if device.type == "cpu" else torch.contiguous_format
+    net = net.to(device).to(memory_format=memory_format)
     steps_per_pass = max(1, len(dataset.training) // (args.batch_size * world))
     total_steps = args.max_steps or max(1, int(args.epochs * steps_per_pass))
     epoch_steps = args.epoch_steps or steps_per_pass
@@ -256,7 +260,8 @@ def main(argv=None):
         lr = schedule(step, total_steps, args.lr)
         for group in optimizer.param_groups:
             group["lr"] = lr
-        x = torch.from_numpy(planes).to(device, non_blocking=True)
+        x = torch.from_numpy(planes).to(device, non_blocking=True).contiguous(
+            memory_format=memory_format)
         pt = torch.from_numpy(policy).to(device, non_blocking=True)
         vt = torch.from_numpy(value).to(device, non_blocking=True)
         # No autocast at all in fp32: torch 1.13's CPU autocast rejects a float32 dtype even
