@@ -29,6 +29,19 @@ std::string format_double(double v) {
   return os.str();
 }
 
+// The fields every declaration sets; the add_* functions add their type's range or choices.
+Option declared(std::string_view name, OptionType type, OptionValue default_value,
+                std::string_view group, std::string_view help, std::string_view uci_name) {
+  Option o;
+  o.name = name;
+  o.uci_name = uci_name;
+  o.group = group;
+  o.help = help;
+  o.type = type;
+  o.default_value = std::move(default_value);
+  return o;
+}
+
 }  // namespace
 
 std::string Option::type_name() const {
@@ -96,14 +109,7 @@ void Options::add(Option o) {
 
 void Options::add_bool(std::string_view name, bool default_value, std::string_view group,
                        std::string_view help, std::string_view uci_name) {
-  Option o;
-  o.name = name;
-  o.uci_name = uci_name;
-  o.group = group;
-  o.help = help;
-  o.type = OptionType::kBool;
-  o.default_value = default_value;
-  add(std::move(o));
+  add(declared(name, OptionType::kBool, default_value, group, help, uci_name));
 }
 
 void Options::add_int(std::string_view name, std::int64_t default_value, std::int64_t min,
@@ -111,13 +117,7 @@ void Options::add_int(std::string_view name, std::int64_t default_value, std::in
                       std::string_view uci_name) {
   if (default_value < min || default_value > max)
     throw std::logic_error("option '" + std::string(name) + "' default is out of its range");
-  Option o;
-  o.name = name;
-  o.uci_name = uci_name;
-  o.group = group;
-  o.help = help;
-  o.type = OptionType::kInt;
-  o.default_value = default_value;
+  Option o = declared(name, OptionType::kInt, default_value, group, help, uci_name);
   o.min = double(min);
   o.max = double(max);
   add(std::move(o));
@@ -127,13 +127,7 @@ void Options::add_float(std::string_view name, double default_value, double min,
                         std::string_view group, std::string_view help, std::string_view uci_name) {
   if (!(default_value >= min && default_value <= max))
     throw std::logic_error("option '" + std::string(name) + "' default is out of its range");
-  Option o;
-  o.name = name;
-  o.uci_name = uci_name;
-  o.group = group;
-  o.help = help;
-  o.type = OptionType::kFloat;
-  o.default_value = default_value;
+  Option o = declared(name, OptionType::kFloat, default_value, group, help, uci_name);
   o.min = min;
   o.max = max;
   add(std::move(o));
@@ -141,14 +135,7 @@ void Options::add_float(std::string_view name, double default_value, double min,
 
 void Options::add_string(std::string_view name, std::string_view default_value,
                          std::string_view group, std::string_view help, std::string_view uci_name) {
-  Option o;
-  o.name = name;
-  o.uci_name = uci_name;
-  o.group = group;
-  o.help = help;
-  o.type = OptionType::kString;
-  o.default_value = std::string(default_value);
-  add(std::move(o));
+  add(declared(name, OptionType::kString, std::string(default_value), group, help, uci_name));
 }
 
 void Options::add_combo(std::string_view name, std::string_view default_value,
@@ -156,13 +143,7 @@ void Options::add_combo(std::string_view name, std::string_view default_value,
                         std::string_view help, std::string_view uci_name) {
   if (std::find(choices.begin(), choices.end(), default_value) == choices.end())
     throw std::logic_error("option '" + std::string(name) + "' default is not one of its choices");
-  Option o;
-  o.name = name;
-  o.uci_name = uci_name;
-  o.group = group;
-  o.help = help;
-  o.type = OptionType::kCombo;
-  o.default_value = std::string(default_value);
+  Option o = declared(name, OptionType::kCombo, std::string(default_value), group, help, uci_name);
   o.choices = std::move(choices);
   add(std::move(o));
 }
