@@ -62,9 +62,9 @@ def write_shard(path, records, template):
         f.write(np.ascontiguousarray(records).tobytes())
 
 
-def compare_with_zhbot(net, model_path, dataset, zhbot, count):
-    """Max abs differences (value, prior) between PyTorch and `zhbot nneval` on `count`
-    validation records; raises when zhbot's planes differ from the stored ones."""
+def compare_with_zhbot(net, model_path, dataset, zhbot, count, precision="fp32"):
+    """Max abs differences (value, prior) between PyTorch and `zhbot nneval` (at `precision`)
+    on `count` validation records; raises when zhbot's planes differ from the stored ones."""
     indices = (dataset.validation[:count] if len(dataset.validation)
                else np.arange(min(count, len(dataset))))
     records = dataset.gather(indices)
@@ -72,7 +72,7 @@ def compare_with_zhbot(net, model_path, dataset, zhbot, count):
         shard = os.path.join(tmp, "check.zhrec")
         write_shard(shard, records, dataset.shards[0].path)
         out = subprocess.run([zhbot, "nneval", "--model", model_path, "--records", shard,
-                              "--count", str(len(records))], capture_output=True, text=True,
+                              "--count", str(len(records)), "--precision", precision], capture_output=True, text=True,
                              env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
         if out.returncode != 0:
             raise SystemExit("export: zhbot nneval failed:\n" + out.stderr)

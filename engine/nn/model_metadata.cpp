@@ -39,6 +39,12 @@ ModelMetadata parse_model_metadata(std::string_view text) {
   if (!version.empty() && version != kInputVersion && version != "1")
     throw ModelMetadataError("declares input version " + version + "; zhbot encodes input " +
                              "version " + kInputVersion + " (34 planes) only");
+  if (const auto it = meta.find("weights"); it != meta.end()) {
+    out.weights = it->is_string() ? it->get<std::string>() : it->dump();
+    if (out.weights != "fp32" && out.weights != "int8")
+      throw ModelMetadataError("declares weights " + out.weights +
+                               "; zhbot runs fp32 and int8 weights");
+  }
   return out;
 }
 

@@ -15,10 +15,14 @@ class ModelMetadataError : public std::runtime_error {
 
 struct ModelMetadata {
   std::string input_version;  // as declared ("1.0"), empty when not declared
+  // "fp32" (also when not declared) or "int8" (training/quantize.py: quantized weights and
+  // activations, run on the CPU at precision int8).
+  std::string weights = "fp32";
 };
 
 // Throws ModelMetadataError (a message naming zhbot.json and what is wrong) for text that is
-// not a JSON object, or that declares an input version other than the one zhbot encodes.
+// not a JSON object, that declares an input version other than the one zhbot encodes, or
+// weights other than fp32 and int8.
 ModelMetadata parse_model_metadata(std::string_view text);
 
 }  // namespace zh

@@ -66,7 +66,8 @@ void add_nneval_command(CLI::App& app) {
   cmd->add_option("--model,-m", a->evaluator.model_path, "TorchScript model file (.pt)");
   cmd->add_option("--backend", a->evaluator.backend, "evaluator backend")
       ->default_str(a->evaluator.backend);
-  cmd->add_option("--precision", a->evaluator.precision, "auto, fp32, bf16 (CPU) or fp16 (CUDA)")
+  cmd->add_option("--precision", a->evaluator.precision,
+                  "auto, fp32, bf16 (CPU), fp16 (CUDA) or int8 (CPU)")
       ->default_str(a->evaluator.precision);
   cmd->add_option("--records", a->records, "a training shard (.zhrec)")->required();
   cmd->add_option("--count", a->count, "records to evaluate (from the start)")

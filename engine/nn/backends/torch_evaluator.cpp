@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooksInterface.h>
+#include <dlfcn.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 #include <torch/version.h>
@@ -90,7 +91,20 @@ c10::ScalarType parse_precision(const std::string& text, const torch::Device& de
     return torch::kHalf;
   }
   if (text == "bf16") return torch::kBFloat16;
-  throw std::runtime_error("unknown precision '" + text + "': expected auto, fp32, fp16 or bf16");
+  if (text == "int8") return torch::kFloat;  // an int8 model takes fp32 planes
+  throw std::runtime_error("unknown precision '" + text +
+                           "': expected auto, fp32, fp16, bf16 or int8");
+}
+
+// The few CPU layers oneDNN does not take (a small convolution among them, once per forward) run
+// through BLAS, on Debian OpenBLAS, whose own thread pool ignores at::set_num_threads: its extra
+// thread spun in sched_yield for the whole search, 0.2-0.8 of a second core by `time` at one
+// thread a side, taken from the opponent or the next game. Found by name, so any other BLAS (or
+// none) is left as it is.
+void limit_blas_threads(int threads) {
+  using SetThreads = void (*)(int);
+  if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(threads);
 }
 
 // Intra-op threads are a process-wide LibTorch setting; inter-op parallelism is not used
@@ -105,6 +119,7 @@ void set_threads(int threads) {
     }
   });
   at::set_num_threads(threads);
+  limit_blas_threads(threads);
 }
 
 // OpenMP keeps the thread count per calling thread, and at::set_num_threads() at load sets it
@@ -127,6 +142,15 @@ void use_threads_on_this_thread(int threads) {
 // Convolutions (oneDNN after optimize_for_inference) are unaffected; CUDA fusion stays on.
 // Set at every load (a process-wide flag; cheap), before the model's first run.
 void disable_cpu_fusion() { torch::jit::overrideCanFuseOnCPU(false); }
+
+// An int8 model (training/quantize.py) runs its quantized convolutions through whichever
+// quantized engine is current; LibTorch picks QNNPACK, the mobile one, by default where FBGEMM
+// is not built (Debian's 1.13). oneDNN's int8 kernels use AVX-512 VNNI where the CPU has it.
+void use_onednn_for_quantized_models() {
+  const auto& engines = at::globalContext().supportedQEngines();
+  if (std::find(engines.begin(), engines.end(), at::kONEDNN) != engines.end())
+    at::globalContext().setQEngine(at::kONEDNN);
+}
 
 // "x.y.z" from CUDA's and cuDNN's integer versions (major*1000+minor*10, major*1000+minor*100
 // +patch for cuDNN 8).
@@ -292,47 +316,102 @@ struct TorchEvaluator::Impl {
   }
 };
 
-TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
-  const auto started = std::chrono::steady_clock::now();
-  Impl& m = *impl_;
-  const std::string path = resolve_model_path(config.model_path);
-  m.info.path = path;
-  m.temperature = config.prior_temperature;
-  if (!(m.temperature > 0.0f)) throw std::runtime_error("prior temperature must be > 0");
-  if (path.empty())
-    throw std::runtime_error("evaluator backend \"torch\" needs a model file (model_path)");
+namespace {
+
+struct LoadedModule {
+  torch::jit::Module module;
+  std::string metadata;  // the zhbot.json text, empty when the file has none
+  ModelMetadata parsed;
+};
+
+LoadedModule load_module(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw model_error(path, "does not exist (give the path of a TorchScript .pt file)");
   if (!std::filesystem::is_regular_file(path, ec)) throw model_error(path, "is not a file");
-
-  m.device = parse_device(config.device);
-  const std::string precision =
-      resolve_precision(config.precision, m.device.is_cuda(), cpu_has_native_bf16());
-  m.dtype = parse_precision(precision, m.device);
-  m.info.device = m.device.str();
-  m.info.precision = precision;
-  m.info.threads = config.threads;
-  set_threads(config.threads);
-  disable_cpu_fusion();
-
+  LoadedModule out;
   torch::jit::ExtraFilesMap extra{{"zhbot.json", ""}};
   try {
-    m.module = torch::jit::load(path, torch::Device(torch::kCPU), extra);
+    out.module = torch::jit::load(path, torch::Device(torch::kCPU), extra);
   } catch (const std::exception& e) {
     throw model_error(path,
                       "is not a loadable TorchScript model (save it with "
                       "torch.jit.script(net).save(...) or torch.jit.trace): " +
                           torch_message(e));
   }
-  m.info.metadata = extra["zhbot.json"];
-  if (!m.info.metadata.empty()) {
+  out.metadata = extra["zhbot.json"];
+  if (!out.metadata.empty()) {
     try {
-      parse_model_metadata(m.info.metadata);
+      out.parsed = parse_model_metadata(out.metadata);
     } catch (const ModelMetadataError& e) {
       throw model_error(path, e.what());
     }
   }
+  return out;
+}
+
+// Precision int8 runs a model file with int8 weights: the configured one when it has them,
+// else its int8 sibling (int8_model_path). Checks that the request can be met; returns the
+// precision to run.
+std::string settle_int8(const std::string& requested, std::string& path, LoadedModule& loaded,
+                        bool on_cuda) {
+  if (loaded.parsed.weights == "int8") {
+    if (on_cuda)
+      throw model_error(path,
+                        "has int8 weights, which LibTorch runs on the CPU only; on CUDA "
+                        "use the fp32 model file it was made from");
+    if (requested != "auto" && requested != "int8")
+      throw model_error(path, "has int8 weights: precision must be auto or int8, not " + requested);
+    return "int8";
+  }
+  if (requested != "int8") return requested;
+  if (on_cuda)
+    throw std::runtime_error(
+        "precision int8 runs on the CPU only (LibTorch's int8 kernels); "
+        "on CUDA use auto, fp16 or fp32");
+  const std::string sibling = int8_model_path(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(sibling, ec))
+    throw model_error(path, "precision int8 needs its int8 version " + sibling +
+                                " (training/quantize.py makes one)");
+  LoadedModule int8 = load_module(sibling);
+  if (int8.parsed.weights != "int8")
+    throw model_error(sibling, "does not declare int8 weights in its zhbot.json");
+  path = sibling;
+  loaded = std::move(int8);
+  return "int8";
+}
+
+}  // namespace
+
+std::string int8_model_path(const std::string& path) {
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + "-int8" + p.extension().string())).string();
+}
+
+TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
+  const auto started = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  std::string path = resolve_model_path(config.model_path);
+  m.temperature = config.prior_temperature;
+  if (!(m.temperature > 0.0f)) throw std::runtime_error("prior temperature must be > 0");
+  if (path.empty())
+    throw std::runtime_error("evaluator backend \"torch\" needs a model file (model_path)");
+  m.device = parse_device(config.device);
+  set_threads(config.threads);
+  disable_cpu_fusion();
+  use_onednn_for_quantized_models();
+  LoadedModule loaded = load_module(path);
+  const std::string requested = settle_int8(config.precision, path, loaded, m.device.is_cuda());
+  const std::string precision =
+      resolve_precision(requested, m.device.is_cuda(), cpu_has_native_bf16());
+  m.dtype = parse_precision(precision, m.device);
+  m.module = std::move(loaded.module);
+  m.info.path = path;
+  m.info.metadata = loaded.metadata;
+  m.info.device = m.device.str();
+  m.info.precision = precision;
+  m.info.threads = config.threads;
 
   m.module.eval();
   // Shapes are checked on the plain module first: its error messages are the clearest.
@@ -344,7 +423,9 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   m.device = target;
   m.dtype = dtype;
   try {
-    m.module.to(m.device, m.dtype);
+    // Not for fp32 on the CPU, where it changes nothing but would turn an int8 model's integer
+    // zero points into floats.
+    if (m.device.is_cuda() || m.dtype != torch::kFloat) m.module.to(m.device, m.dtype);
   } catch (const std::exception& e) {
     throw model_error(
         path, "cannot move to " + m.info.device + " " + precision + ": " + torch_message(e));

@@ -22,7 +22,7 @@ namespace zh {
 struct TorchModelInfo {
   std::string path;
   std::string device;        // as resolved: "cpu", "cuda:0", ...
-  std::string precision;     // as resolved ("auto" becomes one of these): "fp32", "fp16", "bf16"
+  std::string precision;     // as resolved ("auto" becomes one of these): fp32, fp16, bf16, int8
   std::string policy_shape;  // "[B,5184]" or "[B,81,8,8]"
   std::string metadata;      // the zhbot.json text, empty when the file has none
   std::string optimization;  // what was applied: "optimize_for_inference", "freeze", "none"
@@ -30,6 +30,10 @@ struct TorchModelInfo {
   int threads = 1;           // intra-op threads (CPU)
   double load_seconds = 0.0;
 };
+
+// Where precision int8 looks for the int8 version of an fp32 model file: beside it, "-int8"
+// added to its stem (models/zhbot-net-2.pt -> models/zhbot-net-2-int8.pt).
+std::string int8_model_path(const std::string& path);
 
 class TorchEvaluator final : public Evaluator {
  public:

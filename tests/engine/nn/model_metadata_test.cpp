@@ -33,5 +33,13 @@ TEST(ModelMetadata, RefusesOtherVersionsAndWhatIsNotAnObject) {
   EXPECT_NE(error_of("").find("unreadable zhbot.json"), std::string::npos);
 }
 
+TEST(ModelMetadata, WeightsAreFp32UnlessDeclaredInt8) {
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":"1.0"})").weights, "fp32");
+  EXPECT_EQ(parse_model_metadata(R"({"weights":"int8"})").weights, "int8");
+  EXPECT_EQ(parse_model_metadata(R"({"weights":"fp32"})").weights, "fp32");
+  EXPECT_NE(error_of(R"({"weights":"int4"})").find("weights int4"), std::string::npos);
+  EXPECT_NE(error_of(R"({"weights":8})").find("weights 8"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace zh
