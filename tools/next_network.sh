@@ -10,7 +10,8 @@
 #      from scratch, or warm from a model file with --init-from in TRAIN_OPTS;
 #   3. its held-out accuracy on BASE_DATA's held-out games (the split the shipped network is
 #      measured on), and the shipped network's (PREVIOUS, the model file) on the same positions;
-#   4. the TorchScript export, checked against zhbot's evaluator;
+#   4. the TorchScript export, checked against zhbot's evaluator, and its int8 file
+#      (training/quantize.py), checked the same way;
 #   5. a colour-balanced match against the shipped network PREVIOUS at MATCH_TC, one core a
 #      side, refereed by Fairy-Stockfish (tools/strength.py), MATCH_CONCURRENCY games at once
 #      (a game keeps one core busy: give each a core).
@@ -127,6 +128,8 @@ step eval evaluate "$DIR/run/best.ckpt" "$DIR/eval"
 step eval-previous evaluate "$PREVIOUS" "$DIR/eval-previous"
 step export "$PYTHON" -m training.export "$DIR/run/best.ckpt" "$DIR/$NAME.pt" \
   --data "${BASE_DATA:-${chunks[0]}}" --zhbot "$ZHBOT" --check-positions 256 --name "$NAME"
+step quantize "$PYTHON" -m training.quantize "$DIR/$NAME.pt" "$DIR/$NAME-int8.pt" \
+  --data "${BASE_DATA:-${chunks[0]}}" --zhbot "$ZHBOT"
 # MATCH_GAMES=0 skips the match against PREVIOUS: an architecture trial is matched against the
 # other trials instead (training/README.md, "Architecture trials").
 [[ "$MATCH_GAMES" == 0 ]] || step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \

@@ -21,6 +21,7 @@ import torch
 from training import data as data_mod
 from training import metrics as metrics_mod
 from training.export import load_checkpoint
+from training.quantize import use_int8_engine
 
 
 def load_network(path):
@@ -37,6 +38,8 @@ def load_network(path):
     net = torch.jit.load(path, map_location="cpu", _extra_files=extra)
     net.eval()
     meta = json.loads(extra["zhbot.json"] or "{}")
+    if meta.get("weights") == "int8":  # training.quantize's file: its kernels' engine
+        use_int8_engine()
     # The export keeps the run's target settings and split (None or absent: the defaults).
     training = meta.get("training")
     if not isinstance(training, dict):  # a random network's is a sentence

@@ -72,7 +72,8 @@ def compare_with_zhbot(net, model_path, dataset, zhbot, count, precision="fp32")
         shard = os.path.join(tmp, "check.zhrec")
         write_shard(shard, records, dataset.shards[0].path)
         out = subprocess.run([zhbot, "nneval", "--model", model_path, "--records", shard,
-                              "--count", str(len(records)), "--precision", precision], capture_output=True, text=True,
+                              "--count", str(len(records)), "--precision", precision],
+                             capture_output=True, text=True,
                              env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
         if out.returncode != 0:
             raise SystemExit("export: zhbot nneval failed:\n" + out.stderr)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/next_network.sh at toy scale (about a minute): every step runs for real (teacher games,
-# training, held-out metrics, export checked against zhbot, a refereed match against the previous
-# network), and an interrupted run goes on where it stopped instead of starting over.
+# training, held-out metrics, export and int8 file checked against zhbot, a refereed match
+# against the previous network), and an interrupted run goes on where it stopped instead of
+# starting over.
 # Usage: next_network.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -28,7 +29,7 @@ export ZHBOT_LAB=$lab ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=
 dir=$work/next
 bash "$root/tools/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the first run failed"; }
-for marker in train eval eval-previous export match; do
+for marker in train eval eval-previous export quantize match; do
   [[ -e "$dir/$marker.done" ]] || fail "no $marker.done after a complete run"
 done
 # The teacher data and the test set are the lab's, kept apart from the run that made them.
@@ -38,6 +39,7 @@ for marker in $data/chunk-7 $data/chunk-8 $lab/data/test-60/test-set; do
 done
 ls "$data/chunk-8"/*.zhrec "$lab/data/test-60/shards"/*.zhrec > /dev/null
 [[ -f "$dir/toy-next.pt" ]] || fail "no exported network"
+[[ -f "$dir/toy-next-int8.pt" ]] || fail "no int8 file of the exported network"
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the match did not play 2 games"
 # Both networks are measured on the test set and on the base set's held-out games; the previous
 # one from its model file (no checkpoint of it is needed), each time on the same positions as

@@ -2,7 +2,8 @@
 # The training pipeline end to end at toy scale (bounded to about a minute):
 #   zhbot datagen (2 teacher games, tiny budget) -> training.train (a few steps of a tiny net)
 #   -> training.evaluate of a test set -> training.export (checked against zhbot nneval)
-#   -> zhbot analyse plays a legal move.
+#   -> training.quantize (its int8 file, checked the same way) -> zhbot analyse plays a legal
+#   move.
 # Usage: toy_pipeline.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -24,6 +25,12 @@ evaluated=$("$python" -m training.evaluate "$work/run/best.ckpt" --data "$work/s
 [[ "$evaluated" == "$records" ]] || { echo "FAIL: --test-set evaluated $evaluated of $records"; exit 1; }
 "$python" -m training.export "$work/run/best.ckpt" "$work/toy.pt" --data "$work/shards" \
   --zhbot "$zhbot" --check-positions 32
+# Its int8 file, checked against zhbot's int8 evaluator; zhbot finds it at precision int8.
+"$python" -m training.quantize "$work/toy.pt" "$work/toy-int8.pt" --data "$work/shards" \
+  --zhbot "$zhbot" --calibration 64 --positions 64 --check-positions 32
+log=$("$zhbot" analyse --nodes 20 -o backend=torch -o model="$work/toy.pt" -o precision=int8 2>&1)
+grep -q "loaded $work/toy-int8.pt on cpu (int8" <<<"$log" \
+  || { echo "$log"; echo "FAIL: precision int8 did not load toy-int8.pt"; exit 1; }
 # The exported file is measured like its checkpoint: same positions, same figures.
 for net in run/best.ckpt toy.pt; do
   "$python" -m training.evaluate "$work/$net" --data "$work/shards" --positions 0 > "$work/$(basename $net).json"
