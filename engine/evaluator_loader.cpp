@@ -33,8 +33,8 @@ OptionTable<EvaluatorConfig> backend_options() {
           {"device", &EvaluatorConfig::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
           {"precision", &EvaluatorConfig::precision,
            Choice{"auto", {"auto", "fp32", "fp16", "bf16", "int8"}},
-           "network precision: auto (fp16 on CUDA; bf16 on a CPU with native bf16, else fp32; "
-           "int8 for a model file with int8 weights), fp32, bf16 (CPU), fp16 (CUDA) or int8 "
+           "network precision: auto (fp16 on CUDA; bf16 on a CPU with native bf16; else int8 "
+           "where the model has an -int8 file, else fp32), fp32, bf16 (CPU), fp16 (CUDA) or int8 "
            "(CPU: the model's -int8 file, made by training/quantize.py)"},
           {"nn_threads", &EvaluatorConfig::threads, Int{1, 1, 256},
            "intra-op threads of the torch CPU backend"},

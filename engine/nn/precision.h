@@ -1,8 +1,9 @@
 #pragma once
 // Which number format the network runs in. "auto", the default, picks what a 1+1 match chose
 // (docs/strength.md): bf16 on a CPU that computes it natively (AVX-512 BF16 or AMX), where
-// the network runs several times faster than in fp32; fp32 on other CPUs; fp16 on CUDA, as lc0
-// and CrazyAra run their networks on GPUs (tensor cores; about 2x fp32 in lc0's figures). No
+// the network runs several times faster than in fp32; on other CPUs int8 where the model has an
+// int8 file beside it (the torch backend decides that: it sees the file), else fp32; fp16 on CUDA,
+// as lc0 and CrazyAra run their networks on GPUs (tensor cores; about 2x fp32 in lc0's figures). No
 // zhbot CUDA figure exists yet (docs/gpu-engine.md): `precision: fp32` is the way back.
 #include <string>
 #include <string_view>

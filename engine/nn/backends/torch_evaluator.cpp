@@ -98,9 +98,9 @@ c10::ScalarType parse_precision(const std::string& text, const torch::Device& de
 
 // The few CPU layers oneDNN does not take (a small convolution among them, once per forward) run
 // through BLAS, on Debian OpenBLAS, whose own thread pool ignores at::set_num_threads: its extra
-// thread spun in sched_yield for the whole search, 0.2-0.8 of a second core by `time` at one
-// thread a side, taken from the opponent or the next game. Found by name, so any other BLAS (or
-// none) is left as it is.
+// thread spun in sched_yield through the whole search, a quarter of a second core by `time` at
+// one thread a side (docs/performance.md), taken from the opponent or the next game. Found by
+// name, so any other BLAS (or none) is left as it is.
 void limit_blas_threads(int threads) {
   using SetThreads = void (*)(int);
   if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
@@ -402,7 +402,15 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   disable_cpu_fusion();
   use_onednn_for_quantized_models();
   LoadedModule loaded = load_module(path);
-  const std::string requested = settle_int8(config.precision, path, loaded, m.device.is_cuda());
+  // `auto` on a CPU without native bf16 runs the model's int8 file where it has one: a 1+1 match
+  // chose it over fp32 (docs/strength.md, "int8 inference at 1+1"). Against bf16 on a CPU that
+  // has it, int8 has not been measured, so bf16 stays there.
+  std::error_code ec;
+  const bool auto_int8 = config.precision == "auto" && !m.device.is_cuda() &&
+                         !cpu_has_native_bf16() && loaded.parsed.weights == "fp32" &&
+                         std::filesystem::exists(int8_model_path(path), ec);
+  const std::string requested =
+      settle_int8(auto_int8 ? "int8" : config.precision, path, loaded, m.device.is_cuda());
   const std::string precision =
       resolve_precision(requested, m.device.is_cuda(), cpu_has_native_bf16());
   m.dtype = parse_precision(precision, m.device);
