@@ -99,6 +99,17 @@ def compare_with_zhbot(net, model_path, dataset, zhbot, count, precision="fp32")
     return value_diff, prior_diff, len(lines)
 
 
+def check_against_zhbot(tool, net, model_path, dataset, args, precision="fp32"):
+    """compare_with_zhbot on args.check_positions records, printed; exits past args.tolerance."""
+    value_diff, prior_diff, n = compare_with_zhbot(net, model_path, dataset,
+                                                   args.zhbot or default_zhbot(),
+                                                   args.check_positions, precision)
+    print("check against zhbot on %d validation positions: max |value diff| %.2e, "
+          "max |prior diff| %.2e (tolerance %.0e)" % (n, value_diff, prior_diff, args.tolerance))
+    if max(value_diff, prior_diff) > args.tolerance:
+        sys.exit("%s: zhbot and PyTorch disagree beyond the tolerance" % tool)
+
+
 def default_zhbot():
     for candidate in ("build/default/bot/zhbot", "build/release/bot/zhbot",
                       "build/engine-only/engine/tools/zhbot"):
@@ -140,13 +151,7 @@ def main(argv=None):
     if not args.data:
         sys.exit("export: --data is needed for the check against zhbot (or --no-check)")
     dataset = data_mod.Dataset(args.data)
-    value_diff, prior_diff, n = compare_with_zhbot(net, args.out, dataset,
-                                                   args.zhbot or default_zhbot(),
-                                                   args.check_positions)
-    print("check against zhbot on %d validation positions: max |value diff| %.2e, "
-          "max |prior diff| %.2e (tolerance %.0e)" % (n, value_diff, prior_diff, args.tolerance))
-    if max(value_diff, prior_diff) > args.tolerance:
-        sys.exit("export: zhbot and PyTorch disagree beyond the tolerance")
+    check_against_zhbot("export", net, args.out, dataset, args)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import torch
 
 from training import data as data_mod
 from training import models
-from training.export import compare_with_zhbot, default_zhbot
+from training.export import check_against_zhbot
 
 # The layer left in fp32 (see above), by its name in training/models.py.
 FP32_LAYERS = ("policy_out",)
@@ -128,13 +128,7 @@ def main(argv=None):
           "mean |value difference| %.4f" % (len(test), 100 * top, value))
     if args.no_check:
         return
-    value_diff, prior_diff, n = compare_with_zhbot(int8, args.out, dataset,
-                                                   args.zhbot or default_zhbot(),
-                                                   args.check_positions, precision="int8")
-    print("check against zhbot on %d validation positions: max |value diff| %.2e, "
-          "max |prior diff| %.2e (tolerance %.0e)" % (n, value_diff, prior_diff, args.tolerance))
-    if max(value_diff, prior_diff) > args.tolerance:
-        sys.exit("quantize: zhbot and PyTorch disagree beyond the tolerance")
+    check_against_zhbot("quantize", int8, args.out, dataset, args, precision="int8")
 
 
 if __name__ == "__main__":
