@@ -23,6 +23,14 @@ inline double exploration(double cpuct, double prior, double sqrt_parent_visits,
   return cpuct * prior * sqrt_parent_visits / (u_div + child_visits);
 }
 
+// First-play value relative to the parent (not in the paper; Leela Chess Zero's "FPU
+// reduction"): an unvisited child counts as the parent's own value, lowered the more of the
+// prior mass the visited children already hold, so the search widens where the network is
+// unsure and stays narrow where its top moves carry the prior.
+inline double relative_first_play_value(double parent_q, double visited_prior, double reduction) {
+  return parent_q - reduction * std::sqrt(visited_prior);
+}
+
 // (5) Qthresh(s) = max - exp(-N(s)/base) * (max - init)
 inline double q_threshold(double n, double init, double max, double base) {
   return max - std::exp(-n / base) * (max - init);

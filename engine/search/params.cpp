@@ -27,7 +27,12 @@ const OptionTable<SearchParams> kOptions{
         {"u_base", &SearchParams::u_base, Float{1965, 1, 1e9},
          "eqs. (10)(11): visits over which the divisor moves"},
         {"q_init", &SearchParams::q_init, Float{-1.0, -1, 1},
-         "Q value of a child that was never visited"},
+         "Q value of a child that was never visited (unless fpu_relative)"},
+        {"fpu_relative", &SearchParams::fpu_relative, Bool{false},
+         "an unvisited child's Q is its parent's Q less fpu_reduction times the square root of "
+         "the prior its visited siblings hold, instead of q_init"},
+        {"fpu_reduction", &SearchParams::fpu_reduction, Float{0.3, 0, 2},
+         "with fpu_relative: how far below the parent's Q an unvisited child starts"},
         {"virtual_loss", &SearchParams::virtual_loss, Int{3, 0, 1000},
          "losses charged to a path while its leaf is pending"},
         {"dirichlet_noise", &SearchParams::dirichlet_noise, Bool{false},

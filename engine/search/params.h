@@ -20,7 +20,9 @@ struct SearchParams {
   double u_init;
   double u_min;
   double u_base;
-  double q_init;  // Q of an unvisited child
+  double q_init;      // Q of an unvisited child
+  bool fpu_relative;  // ...or the parent's Q less fpu_reduction * sqrt(visited prior)
+  double fpu_reduction;
   int virtual_loss;
   // Root Dirichlet noise
   bool dirichlet_noise;

@@ -306,6 +306,17 @@ void Search::revert(Node* const* path, int length) {
   for (int i = 0; i < length; ++i) path[i]->remove_in_flight();
 }
 
+double Search::first_play_value(Node* node) const {
+  if (!params_.fpu_relative || node->visits() == 0) return params_.q_init;
+  const Edge* edges = node->block()->edges();
+  double visited_prior = 0;  // children exist once selected, pending ones included
+  for (Node* c = node->first_child(); c; c = c->next_sibling())
+    visited_prior += edges[c->edge_index()].get_prior();
+  // A node's q is for the player who moved into it; its children are chosen by the other.
+  return formulas::relative_first_play_value(-double(node->q()), visited_prior,
+                                             params_.fpu_reduction);
+}
+
 int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
   const EvalBlock* block = node->block();
   const Edge* edges = block->edges();
@@ -327,8 +338,9 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
   bool unvisited_done = false;
   Node* prev = nullptr;
 
+  const double first_play = first_play_value(node);
   auto consider_unvisited = [&](int idx, Node* after) {
-    const double score = params_.q_init + c_sqrt * edges[idx].get_prior() / u_div;
+    const double score = first_play + c_sqrt * edges[idx].get_prior() / u_div;
     if (score > best_score) {
       best_score = score;
       best = idx;
@@ -361,7 +373,7 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
         else if (n_eff > 0)
           q = (double(c->q()) * c->visits() - vl * inflight) / n_eff;
         else
-          q = params_.q_init;
+          q = first_play;
         score = q + c_sqrt * edges[idx].get_prior() / (u_div + n_eff);
       }
     }

@@ -138,6 +138,8 @@ class Search {
   void submit(Batch& b, bool async);
   void complete(Batch& b, const ExpansionOptions& exp_opts);
   Pick pick_leaf(Worker& w, Batch& b);
+  // The Q an unvisited child of `node` starts with: q_init, or relative to the node (fpu_relative).
+  double first_play_value(Node* node) const;
   int select_child(Node* node, Node** child, Node** prev) const;
   void backup(Node* const* path, int length, float value);
   void revert(Node* const* path, int length);

@@ -35,6 +35,14 @@ TEST(Formulas, QThresholdEq5) {
   EXPECT_NEAR(formulas::q_threshold(1965, 0.5, 0.9, 1965), 0.7528482, 1e-6);
 }
 
+TEST(Formulas, RelativeFirstPlayValue) {
+  // Nothing visited yet: the parent's own value; a quarter of the prior visited: half the
+  // reduction below it.
+  EXPECT_DOUBLE_EQ(formulas::relative_first_play_value(0.2, 0, 0.3), 0.2);
+  EXPECT_DOUBLE_EQ(formulas::relative_first_play_value(0.2, 0.25, 0.3), 0.05);
+  EXPECT_DOUBLE_EQ(formulas::relative_first_play_value(-0.5, 1, 0.5), -1.0);
+}
+
 TEST(Formulas, CentipawnsEq8) {
   EXPECT_EQ(formulas::value_to_centipawns(0.0), 0);
   // v = 0.5: -ln(0.5)/ln(1.2)*100 = 380.18 -> 380.

@@ -66,6 +66,28 @@ TEST(Search, UnvisitedChildrenStartAtQMinusOne) {
   EXPECT_EQ(s.children[1].visits, 1u);
 }
 
+TEST(Search, RelativeFirstPlayFollowsTheParentNotQInit) {
+  // The uniform evaluator values every position 0, so after playouts 1-2 the root's Q is 0 and
+  // its first child's is 0. Playout 3 compares that child (0 + U over 1 + 1 visits) with the
+  // next edge (first-play value + U over 0 + 1). With no reduction the next edge starts at the
+  // parent's 0 and wins; with a large one it starts far below and the visited child wins.
+  // q_init no longer counts: 1 would send every playout to a new edge.
+  SearchParams p = default_params();
+  p.batch_size = 1;
+  p.fpu_relative = true;
+  p.q_init = 1;
+  p.fpu_reduction = 0;
+  Search a(uniform());
+  auto s = run_search(a, Game(), p, 3);
+  EXPECT_EQ(s.children[0].visits, 1u);
+  EXPECT_EQ(s.children[1].visits, 1u);
+  p.fpu_reduction = 2;
+  Search b(uniform());
+  s = run_search(b, Game(), p, 3);
+  EXPECT_EQ(s.children[0].visits, 2u);
+  EXPECT_EQ(s.children[1].visits, 0u);
+}
+
 TEST(Search, VirtualLossSpreadsABatch) {
   // One batch of 16 leaves: virtual loss sends each to a different root move.
   SearchParams p = default_params();
