@@ -6,7 +6,9 @@
 #      more than its noise;
 #   2. a colour-balanced match of each setting against the defaults at MATCH_NODES a move,
 #      MATCH_GAMES games, refereed by Fairy-Stockfish (tools/strength.py): what decides.
-# Fixed nodes make both repeatable on any machine and let them run beside other work. Results
+# Fixed nodes make both repeatable on any machine and let them run beside other work. They do
+# not see speed: batch_size and virtual_loss also change the nodes a second, so a gain of
+# theirs at fixed nodes still needs a timed match (tools/quiet.sh) to count. Results
 # and step markers (tools/steps.sh) live in the lab: the same command goes on where it stopped.
 # A setting is one or more zhbot options, comma-separated (cpuct_init=3.5,q_init=-0.5); the
 # list is space-separated. MATCH_GAMES=0 runs the suites alone.
