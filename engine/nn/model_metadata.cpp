@@ -23,7 +23,22 @@ std::string metadata_version(const nlohmann::json& meta) {
   return it->dump();
 }
 
+nlohmann::json object_or_empty(std::string_view text) {
+  if (text.empty()) return nlohmann::json::object();
+  nlohmann::json out = nlohmann::json::parse(text, nullptr, false);
+  return out.is_object() ? out : nlohmann::json();  // null: matches no object
+}
+
 }  // namespace
+
+bool int8_made_from(std::string_view int8, std::string_view source) {
+  nlohmann::json made = object_or_empty(int8), from = object_or_empty(source);
+  if (!made.is_object() || !from.is_object()) return false;
+  for (const char* own : {"name", "weights", "quantization"}) made.erase(own);
+  from.erase("name");
+  from.erase("weights");
+  return made == from;
+}
 
 ModelMetadata parse_model_metadata(std::string_view text) {
   nlohmann::json meta;

@@ -25,4 +25,11 @@ struct ModelMetadata {
 // weights other than fp32 and int8.
 ModelMetadata parse_model_metadata(std::string_view text);
 
+// Whether an int8 file's zhbot.json says it was made from the model whose zhbot.json is
+// `source` (empty: none). training/quantize.py copies the source's metadata and adds its own
+// name, weights and quantization fields; everything else, the training recipe and metrics
+// included, must be equal. A model retrained under the same file name thus no longer matches
+// the int8 file left beside it.
+bool int8_made_from(std::string_view int8, std::string_view source);
+
 }  // namespace zh

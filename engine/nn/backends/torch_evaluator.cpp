@@ -352,9 +352,10 @@ LoadedModule load_module(const std::string& path) {
 
 // Precision int8 runs a model file with int8 weights: the configured one when it has them,
 // else its int8 sibling (int8_model_path). Checks that the request can be met; returns the
-// precision to run.
+// precision to run. `from_auto`: int8 was chosen by `auto`, which runs the fp32 file instead
+// of a sibling made from another model (an explicit int8 refuses it).
 std::string settle_int8(const std::string& requested, std::string& path, LoadedModule& loaded,
-                        bool on_cuda) {
+                        bool on_cuda, bool from_auto) {
   if (loaded.parsed.weights == "int8") {
     if (on_cuda)
       throw model_error(path,
@@ -377,6 +378,14 @@ std::string settle_int8(const std::string& requested, std::string& path, LoadedM
   LoadedModule int8 = load_module(sibling);
   if (int8.parsed.weights != "int8")
     throw model_error(sibling, "does not declare int8 weights in its zhbot.json");
+  if (!int8_made_from(int8.metadata, loaded.metadata)) {
+    const std::string why = "was not made from " + path +
+                            " (their zhbot.json differ): make it again with "
+                            "training/quantize.py, or delete it";
+    if (!from_auto) throw model_error(sibling, why);
+    log_message(LogLevel::kWarning, "nn: " + sibling + " " + why + "; running " + path);
+    return "auto";
+  }
   path = sibling;
   loaded = std::move(int8);
   return "int8";
@@ -410,7 +419,8 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
                          !cpu_has_native_bf16() && loaded.parsed.weights == "fp32" &&
                          std::filesystem::exists(int8_model_path(path), ec);
   const std::string requested =
-      settle_int8(auto_int8 ? "int8" : config.precision, path, loaded, m.device.is_cuda());
+      settle_int8(auto_int8 ? "int8" : config.precision, path, loaded, m.device.is_cuda(),
+                  auto_int8);
   const std::string precision =
       resolve_precision(requested, m.device.is_cuda(), cpu_has_native_bf16());
   m.dtype = parse_precision(precision, m.device);

@@ -41,5 +41,25 @@ TEST(ModelMetadata, WeightsAreFp32UnlessDeclaredInt8) {
   EXPECT_NE(error_of(R"({"weights":8})").find("weights 8"), std::string::npos);
 }
 
+// training/quantize.py copies the source's metadata and adds name, weights and quantization.
+TEST(ModelMetadata, AnInt8FileMatchesTheModelItWasMadeFrom) {
+  const char* source = R"({"name":"net","architecture":"resnet-6x64","metrics":{"top1":0.41}})";
+  EXPECT_TRUE(int8_made_from(
+      R"({"name":"net-int8","architecture":"resnet-6x64","metrics":{"top1":0.41},)"
+      R"("weights":"int8","quantization":{"seed":1}})",
+      source));
+  // Retrained: other metrics. A field the int8 file lacks, or one only it has, differs too.
+  EXPECT_FALSE(int8_made_from(
+      R"({"architecture":"resnet-6x64","metrics":{"top1":0.43},"weights":"int8"})", source));
+  EXPECT_FALSE(int8_made_from(R"({"architecture":"resnet-6x64","weights":"int8"})", source));
+  EXPECT_FALSE(int8_made_from(
+      R"({"architecture":"resnet-6x64","metrics":{"top1":0.41},"step":9,"weights":"int8"})",
+      source));
+  // A source without metadata matches only an int8 file with nothing of its own but its fields.
+  EXPECT_TRUE(int8_made_from(R"({"weights":"int8","name":"x-int8"})", ""));
+  EXPECT_FALSE(int8_made_from(R"({"weights":"int8","architecture":"resnet-1x8"})", ""));
+  EXPECT_FALSE(int8_made_from("not json", source));
+}
+
 }  // namespace
 }  // namespace zh

@@ -381,6 +381,33 @@ TEST(TorchEvaluatorErrorsTest, Int8NeedsAnInt8FileAndAnInt8FileNeedsInt8) {
                {"precision int8 needs its int8 version", "tiny-int8.pt", "training/quantize.py"});
 }
 
+// An int8 file beside a model it was not made from, as a model retrained under the same file
+// name leaves it: precision int8 refuses it, `auto` runs the fp32 model instead of it.
+TEST(TorchEvaluatorErrorsTest, AnInt8FileMadeFromAnotherModelIsNotRun) {
+  namespace fs = std::filesystem;
+  EvaluatorConfig config = default_evaluator_config();
+  config.precision = "fp32";
+  const fs::path shipped = TorchEvaluator(config).info().path;
+  const fs::path dir = fs::temp_directory_path() / ("zh-int8-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(shipped.parent_path() / "zhbot-net-1.pt", dir / "retrained.pt",
+                fs::copy_options::overwrite_existing);
+  fs::copy_file(int8_model_path(shipped), dir / "retrained-int8.pt",
+                fs::copy_options::overwrite_existing);
+  config.model_path = (dir / "retrained.pt").string();
+  config.precision = "int8";
+  expect_error(config, {"retrained-int8.pt", "was not made from", "retrained.pt",
+                        "training/quantize.py"});
+  config.precision = "auto";
+  TorchEvaluator e(config);
+  EXPECT_EQ(e.info().path, config.model_path);
+  EXPECT_EQ(e.info().metadata.find("\"weights\": \"int8\""), std::string::npos);
+  if (!cpu_has_native_bf16()) {
+    EXPECT_EQ(e.info().precision, "fp32");
+  }
+  fs::remove_all(dir);
+}
+
 TEST(TorchEvaluatorErrorsTest, BadDeviceAndPrecision) {
   EvaluatorConfig config = torch_config("tiny.pt");
   config.device = "tpu";
