@@ -418,9 +418,8 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   const bool auto_int8 = config.precision == "auto" && !m.device.is_cuda() &&
                          !cpu_has_native_bf16() && loaded.parsed.weights == "fp32" &&
                          std::filesystem::exists(int8_model_path(path), ec);
-  const std::string requested =
-      settle_int8(auto_int8 ? "int8" : config.precision, path, loaded, m.device.is_cuda(),
-                  auto_int8);
+  const std::string requested = settle_int8(auto_int8 ? "int8" : config.precision, path, loaded,
+                                            m.device.is_cuda(), auto_int8);
   const std::string precision =
       resolve_precision(requested, m.device.is_cuda(), cpu_has_native_bf16());
   m.dtype = parse_precision(precision, m.device);

@@ -44,10 +44,10 @@ TEST(ModelMetadata, WeightsAreFp32UnlessDeclaredInt8) {
 // training/quantize.py copies the source's metadata and adds name, weights and quantization.
 TEST(ModelMetadata, AnInt8FileMatchesTheModelItWasMadeFrom) {
   const char* source = R"({"name":"net","architecture":"resnet-6x64","metrics":{"top1":0.41}})";
-  EXPECT_TRUE(int8_made_from(
-      R"({"name":"net-int8","architecture":"resnet-6x64","metrics":{"top1":0.41},)"
-      R"("weights":"int8","quantization":{"seed":1}})",
-      source));
+  EXPECT_TRUE(
+      int8_made_from(R"({"name":"net-int8","architecture":"resnet-6x64","metrics":{"top1":0.41},)"
+                     R"("weights":"int8","quantization":{"seed":1}})",
+                     source));
   // Retrained: other metrics. A field the int8 file lacks, or one only it has, differs too.
   EXPECT_FALSE(int8_made_from(
       R"({"architecture":"resnet-6x64","metrics":{"top1":0.43},"weights":"int8"})", source));

@@ -396,8 +396,8 @@ TEST(TorchEvaluatorErrorsTest, AnInt8FileMadeFromAnotherModelIsNotRun) {
                 fs::copy_options::overwrite_existing);
   config.model_path = (dir / "retrained.pt").string();
   config.precision = "int8";
-  expect_error(config, {"retrained-int8.pt", "was not made from", "retrained.pt",
-                        "training/quantize.py"});
+  expect_error(config,
+               {"retrained-int8.pt", "was not made from", "retrained.pt", "training/quantize.py"});
   config.precision = "auto";
   TorchEvaluator e(config);
   EXPECT_EQ(e.info().path, config.model_path);
