@@ -122,10 +122,15 @@ TEST_F(E2eSystemd, ReadyAfterTheStreamConnectsThenWatchdogAtHalfTheIntervalThenS
   EXPECT_NE(log_at_ready.find("logged in"), std::string::npos) << log_at_ready;
   EXPECT_NE(log_at_ready.find("event stream connected"), std::string::npos) << log_at_ready;
   EXPECT_EQ(notify.count("READY=1"), 1);
-  bool status_seen = false;
-  for (const auto& l : notify.lines())
-    status_seen |=
-        l.text.rfind("STATUS=playing as ", 0) == 0 && l.text.find("nodes/s") != l.text.npos;
+  // STATUS= is its own datagram, sent just after READY=1: wait until it was read as well.
+  const bool status_seen = eventually(
+      [&] {
+        for (const auto& l : notify.lines())
+          if (l.text.rfind("STATUS=playing as ", 0) == 0 && l.text.find("nodes/s") != l.text.npos)
+            return true;
+        return false;
+      },
+      10s, 20ms);
   EXPECT_TRUE(status_seen) << "no STATUS= line with games and nodes/s";
 
   // WatchdogSec=1 s: the running daemon keeps feeding the watchdog (about every 0.5 s).
