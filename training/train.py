@@ -7,7 +7,8 @@ a one-cycle learning rate (linear warm-up to --lr, then down to --lr / 100... se
 weight decay 1e-4, batch 1024. The value loss weight is an option (see README for the default).
 Validation is split by game (training/data.py). Every epoch prints and appends its metrics to
 RUN_DIR/metrics.csv and metrics.json; checkpoints are plain state dicts in RUN_DIR/last.ckpt
-(every --checkpoint-minutes and at every epoch end; --resume continues from it) and
+(every --checkpoint-minutes, at every epoch end and when SIGTERM or SIGINT stops the run;
+--resume continues from it) and
 RUN_DIR/best.ckpt (lowest validation loss). Runs on CPU (bf16 autocast where the CPU has it)
 or on CUDA with mixed precision when torch.cuda.is_available(); several GPUs or processes with
 torchrun (DDP).
@@ -19,6 +20,7 @@ import functools
 import json
 import math
 import os
+import signal
 import sys
 import time
 
@@ -141,6 +143,23 @@ class Progress:
         sys.stderr.flush()
 
 
+class StopRequest:
+    """SIGTERM or SIGINT asks the run to stop after the step under way, with last.ckpt saved:
+    a run stopped from outside (a machine's shutdown, `systemctl stop`, Ctrl-C, a job killed by
+    its process group) resumes from the step it reached, not from the last timed checkpoint up
+    to --checkpoint-minutes before. A second signal ends the process at once."""
+
+    def __init__(self):
+        self.signal = None
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._handle)
+
+    def _handle(self, signum, frame):
+        self.signal = signum
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, signal.SIG_DFL)
+
+
 def schedule(step, total, peak):
     """One-cycle: linear warm-up over the first 25% from peak/10 to peak, then cosine down to
     peak/1000 (a plain function of the step, so --resume needs no scheduler state)."""
@@ -159,6 +178,7 @@ def save(path, state):
 
 def main(argv=None):
     args = parse_args(argv)
+    stop = StopRequest()
     distributed = int(os.environ.get("WORLD_SIZE", "1")) > 1
     rank = int(os.environ.get("RANK", "0"))
     world = int(os.environ.get("WORLD_SIZE", "1"))
@@ -252,6 +272,17 @@ def main(argv=None):
         total_steps = 10 ** 9  # until the speed is known
     per_rank = args.batch_size
     while step < total_steps:
+        if stop.signal is not None:
+            name = signal.Signals(stop.signal).name
+            if budget_pending:  # the step count is not known yet: a checkpoint could not resume
+                print("\n%s: stopped before the time budget set the step count; nothing saved"
+                      % name, flush=True)
+            else:
+                checkpoint()
+                if main_process:
+                    print("\n%s: stopped at step %d of %d; %s saved, --resume goes on from it"
+                          % (name, step, total_steps, last_path), flush=True)
+            sys.exit(128 + stop.signal)
         pass_number, offset = divmod(step, steps_per_pass)
         order = permutation(pass_number)
         indices = order[offset * per_rank:(offset + 1) * per_rank]
