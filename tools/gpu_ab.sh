@@ -9,7 +9,7 @@
 #   tools/gpu_ab.sh build/ab-old                                        # there
 #
 # Settings (environment): BATCHES (32,128,512,1024), PRECISION (fp16), PLIES (80), ROUNDS (2),
-# CARRY (build/gpu-carry), DEVICE (cuda), PYTHON (python3).
+# CARRY (build/gpu-carry), DEVICE (cuda), PYTHON (python3), MODEL (the shipped network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,6 +17,7 @@ old=$(cd "${1:?usage: tools/gpu_ab.sh OLD_TREE}" && pwd)
 export CARRY=${CARRY:-$root/build/gpu-carry} PYTHON=${PYTHON:-python3}
 device=${DEVICE:-cuda} batches=${BATCHES:-32,128,512,1024} precision=${PRECISION:-fp16}
 out=${OUT_DIR:-}
+model=${MODEL:-$(tools/shipped_model.sh)}
 log=$root/build/gpu-ab.log
 mkdir -p build && : >"$log"
 
@@ -32,12 +33,12 @@ for round in $(seq "${ROUNDS:-2}"); do
   for side in A B; do
     z=${zhbot[$side]}
     say "== round $round, $side: nnbench --batch $batches"
-    "$z" nnbench --model models/zhbot-net-2.pt --batch "$batches" --device "$device" \
+    "$z" nnbench --model "$model" --batch "$batches" --device "$device" \
       --precision "$precision" --seconds 0.3 --runs 2 2>&1 | grep -E '^ +[0-9]+ ' | tee -a "$log"
     for games in 1 8; do
       say "== round $round, $side: selfplay --games $games --threads 4 --plies ${PLIES:-80}"
       "$z" selfplay --games "$games" --threads 4 --nodes 800 --plies "${PLIES:-80}" \
-        -o "device=$device" -o "precision=$precision" -o model=models/zhbot-net-2.pt 2>&1 |
+        -o "device=$device" -o "precision=$precision" -o model="$model" 2>&1 |
         grep -E '^(nodes|batch fill|queue wait|capacity)' | tee -a "$log"
     done
   done

@@ -41,7 +41,7 @@ SCALE=${SCALE:-full}
 PYTHON=${PYTHON:-python3}
 OUT_DIR=${OUT_DIR:-}
 ZHBOT=${ZHBOT:-$DIR/build/engine/tools/zhbot}
-SHIPPED_NET=${SHIPPED_NET:-models/zhbot-net-2.pt}
+SHIPPED_NET=${SHIPPED_NET:-$(tools/shipped_model.sh)}
 case "$CARRY" in /*) ;; *) CARRY=$root/$CARRY ;; esac
 export OPENBLAS_NUM_THREADS=1
 case "$SCALE" in

@@ -22,7 +22,7 @@
 # after an interruption (or a new checkout) the same command goes on: a data chunk cut off is
 # made again from its seed, the training resumes from its last checkpoint, the match from its
 # last finished game. A lab that is gone is made again from the seeds.
-# Shipping is then a decision, not a step: copy DIR/NAME.pt to models/ and update the card.
+# Shipping is then a decision, not a step (the end of training/README.md's lab section says how).
 # DATA_ONLY=1 stops after the chunks and the test set: how the bulk of the data is made, a
 # chunk at a time, whenever the machine is free (the chunks are then shared by every run).
 # Usage: tools/next_network.sh [DIR]   (default LAB/NAME; settings from the environment)
@@ -50,7 +50,7 @@ TRAIN_MINUTES=${TRAIN_MINUTES:-240}
 TRAIN_OPTS=${TRAIN_OPTS:---batch-size 512 --lr 0.1 --epoch-steps 1500 --seed 1}
 EVAL_POSITIONS=${EVAL_POSITIONS:-50000}
 EVAL_PERMILLE=${EVAL_PERMILLE:-50}
-PREVIOUS=${PREVIOUS:-models/zhbot-net-2.pt}
+PREVIOUS=${PREVIOUS:-$(tools/shipped_model.sh)}
 MATCH_GAMES=${MATCH_GAMES:-40}
 MATCH_TC=${MATCH_TC:-1+1}
 MATCH_MAX_PLIES=${MATCH_MAX_PLIES:-400}

@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lab.sh
-MODEL=${MODEL:-models/zhbot-net-2.pt}
+MODEL=${MODEL:-$(tools/shipped_model.sh)}
 ZHBOT=${ZHBOT:-build/default/bot/zhbot}
 PYTHON=${PYTHON:-/usr/bin/python3}
 SETTINGS=${SETTINGS:-cpuct_init=3.5 cpuct_init=1.8 virtual_loss=1 batch_size=8 \
