@@ -1,8 +1,5 @@
 #include "engine/nn/backends/torch_evaluator.h"
 
-#include <ATen/Parallel.h>
-#include <ATen/detail/CUDAHooksInterface.h>
-#include <dlfcn.h>
 #include <torch/cuda.h>
 #include <torch/script.h>
 #include <torch/version.h>
@@ -14,16 +11,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include "engine/log.h"
-#include "engine/nn/backends/torch_cpu_fusion.h"
+#include "engine/nn/backends/torch_model_file.h"
+#include "engine/nn/backends/torch_runtime.h"
 #include "engine/nn/batch_buckets.h"
 #include "engine/nn/encoder.h"
-#include "engine/nn/gpu_report.h"
-#include "engine/nn/model_metadata.h"
 #include "engine/nn/model_path.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/precision.h"
@@ -33,196 +28,6 @@ namespace zh {
 namespace {
 
 constexpr int kCheckBatch = 2;  // > 1 so a model that ignores the batch dimension shows it
-
-std::runtime_error model_error(const std::string& path, const std::string& what) {
-  return std::runtime_error("model file '" + path + "': " + what);
-}
-
-std::string shape_of(const at::Tensor& t) {
-  std::ostringstream out;
-  out << '[';
-  for (int64_t d = 0; d < t.dim(); ++d) out << (d ? "," : "") << t.size(d);
-  out << ']';
-  return out.str();
-}
-
-// c10::Error messages carry a C++ backtrace after the first lines; keep the message only.
-std::string torch_message(const std::exception& e) {
-  const auto* c10e = dynamic_cast<const c10::Error*>(&e);
-  std::string msg = c10e ? c10e->what_without_backtrace() : e.what();
-  if (auto cut = msg.find("\nException raised from"); cut != std::string::npos) msg.resize(cut);
-  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-  return msg;
-}
-
-torch::Device parse_device(const std::string& text) {
-  if (text == "cpu") return torch::Device(torch::kCPU);
-  if (text == "cuda" || text.rfind("cuda:", 0) == 0) {
-    int index = 0;
-    if (text.size() > 5) {
-      try {
-        std::size_t used = 0;
-        index = std::stoi(text.substr(5), &used);
-        if (used != text.size() - 5 || index < 0) throw std::invalid_argument(text);
-      } catch (const std::exception&) {
-        throw std::runtime_error("device '" + text + "': expected cpu, cuda or cuda:N");
-      }
-    }
-    if (!torch::cuda::is_available())
-      throw std::runtime_error("device '" + text +
-                               "' requested but LibTorch finds no CUDA device. " +
-                               missing_gpu_hint() + "; or use device cpu");
-    const auto count = static_cast<int>(torch::cuda::device_count());
-    if (index >= count)
-      throw std::runtime_error("device '" + text + "' does not exist: " + std::to_string(count) +
-                               " CUDA device(s), cuda:0 .. cuda:" + std::to_string(count - 1));
-    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
-  }
-  throw std::runtime_error("unknown device '" + text + "': expected cpu, cuda or cuda:N");
-}
-
-c10::ScalarType parse_precision(const std::string& text, const torch::Device& device) {
-  if (text == "fp32") return torch::kFloat;
-  if (text == "fp16") {
-    if (!device.is_cuda())
-      throw std::runtime_error(
-          "precision fp16 needs a CUDA device (LibTorch has no fp16 convolutions on the CPU); "
-          "on the CPU use fp32 or bf16");
-    return torch::kHalf;
-  }
-  if (text == "bf16") return torch::kBFloat16;
-  if (text == "int8") return torch::kFloat;  // an int8 model takes fp32 planes
-  throw std::runtime_error("unknown precision '" + text +
-                           "': expected auto, fp32, fp16, bf16 or int8");
-}
-
-// The few CPU layers oneDNN does not take (a small convolution among them, once per forward) run
-// through BLAS, on Debian OpenBLAS, whose own thread pool ignores at::set_num_threads: its extra
-// thread spun in sched_yield through the whole search, a quarter of a second core by `time` at
-// one thread a side (docs/performance.md), taken from the opponent or the next game. Found by
-// name, so any other BLAS (or none) is left as it is.
-void limit_blas_threads(int threads) {
-  using SetThreads = void (*)(int);
-  if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    set(threads);
-}
-
-// Intra-op threads are a process-wide LibTorch setting; inter-op parallelism is not used
-// (one forward at a time per caller), and can only be set before the first parallel work.
-void set_threads(int threads) {
-  if (threads < 1) throw std::runtime_error("torch threads must be >= 1");
-  static std::once_flag interop;
-  std::call_once(interop, [] {
-    try {
-      at::set_num_interop_threads(1);
-    } catch (const std::exception&) {  // already started by someone else: harmless
-    }
-  });
-  at::set_num_threads(threads);
-  limit_blas_threads(threads);
-}
-
-// OpenMP keeps the thread count per calling thread, and at::set_num_threads() at load sets it
-// for the loading thread. LibTorch 1.13 passed it on to other threads at their first parallel
-// region; 2.6 does not, so the InferenceService's thread ran every forward with one OpenMP worker
-// per core (measured on 2 cores with 2.6: the service path at 0.2-0.4x of the raw forward, where
-// OMP_NUM_THREADS=1 or this call gives 0.9-1.0x). Applied once on every thread that runs the net.
-void use_threads_on_this_thread(int threads) {
-  thread_local int applied = 0;
-  if (applied == threads) return;
-  at::set_num_threads(threads);
-  applied = threads;
-}
-
-// TorchScript's profiling executor hands element-wise groups to the TensorExpr fuser, which on
-// the CPU compiles them with LLVM at run time, for each input shape it specialises on. Debian
-// 12's LibTorch 1.13 has no LLVM and never fuses on the CPU; Debian 13's 2.6 has it and fuses
-// by default (torch._C._jit_can_fuse_on_cpu(): False there, True here), and its compile of the
-// warm-up's kernel ran 10+ minutes at full CPU without finishing: a model that never loads.
-// Convolutions (oneDNN after optimize_for_inference) are unaffected; CUDA fusion stays on.
-// Set at every load (a process-wide flag; cheap), before the model's first run.
-void disable_cpu_fusion() { torch::jit::overrideCanFuseOnCPU(false); }
-
-// An int8 model (training/quantize.py) runs its quantized convolutions through whichever
-// quantized engine is current; LibTorch picks QNNPACK, the mobile one, by default where FBGEMM
-// is not built (Debian's 1.13). oneDNN's int8 kernels use AVX-512 VNNI where the CPU has it.
-void use_onednn_for_quantized_models() {
-  const auto& engines = at::globalContext().supportedQEngines();
-  if (std::find(engines.begin(), engines.end(), at::kONEDNN) != engines.end())
-    at::globalContext().setQEngine(at::kONEDNN);
-}
-
-// "x.y.z" from CUDA's and cuDNN's integer versions (major*1000+minor*10, major*1000+minor*100
-// +patch for cuDNN 8).
-std::string cuda_version_text(long v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-std::string cudnn_version_text(long v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 100) + "." +
-         std::to_string(v % 100);
-}
-
-// The startup line about a CUDA device: its name, capability and memory, CUDA and cuDNN.
-std::string describe_cuda_device(int index) {
-  std::string text = describe_gpu(index);
-  try {
-    const auto& hooks = at::detail::getCUDAHooks();
-    text += "; CUDA runtime " + cuda_version_text(hooks.versionCUDART());
-    text += hooks.hasCuDNN() ? "; cuDNN " + cudnn_version_text(hooks.versionCuDNN())
-                             : std::string("; no cuDNN");
-  } catch (const std::exception& e) {
-    text += "; CUDA versions unknown (" + torch_message(e) + ")";
-  }
-  return text;
-}
-
-struct Heads {
-  at::Tensor value;
-  at::Tensor policy;
-};
-
-// The model's output as (value, policy); throws when it is not a tuple/list of two tensors.
-Heads split_outputs(const c10::IValue& out, const std::string& path) {
-  std::vector<at::Tensor> tensors;
-  if (out.isTuple()) {
-    for (const auto& e : out.toTuple()->elements())
-      if (e.isTensor()) tensors.push_back(e.toTensor());
-  } else if (out.isTensorList()) {
-    tensors = out.toTensorVector();
-  } else if (out.isList()) {
-    const c10::List<c10::IValue> list = out.toList();
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (const c10::IValue e = list.get(i); e.isTensor()) tensors.push_back(e.toTensor());
-  } else if (out.isTensor()) {
-    throw model_error(path, "returns one tensor " + shape_of(out.toTensor()) +
-                                "; expected a tuple (value [B,1], policy [B,5184] or "
-                                "[B,81,8,8])");
-  }
-  if (tensors.size() < 2)
-    throw model_error(path, "returns " + std::string(out.tagKind()) + " with " +
-                                std::to_string(tensors.size()) +
-                                " tensor(s); expected (value [B,1], policy [B,5184] or "
-                                "[B,81,8,8])");
-  return {tensors[0], tensors[1]};
-}
-
-bool value_shape_ok(const at::Tensor& v, int64_t batch) {
-  return (v.dim() == 2 && v.size(0) == batch && v.size(1) == 1) ||
-         (v.dim() == 1 && v.size(0) == batch);
-}
-
-bool policy_shape_ok(const at::Tensor& p, int64_t batch) {
-  return (p.dim() == 2 && p.size(0) == batch && p.size(1) == kPolicySize) ||
-         (p.dim() == 4 && p.size(0) == batch && p.size(1) == kPolicyPlanes && p.size(2) == 8 &&
-          p.size(3) == 8);
-}
-
-// The input planes the model's first convolution takes, or -1 when it has none.
-int64_t first_conv_planes(const torch::jit::Module& module) {
-  for (const at::Tensor& p : module.parameters())
-    if (p.dim() == 4) return p.size(1);
-  return -1;
-}
 
 }  // namespace
 
@@ -315,88 +120,6 @@ struct TorchEvaluator::Impl {
     info.policy_shape = heads.policy.dim() == 2 ? "[B,5184]" : "[B,81,8,8]";
   }
 };
-
-namespace {
-
-struct LoadedModule {
-  torch::jit::Module module;
-  std::string metadata;  // the zhbot.json text, empty when the file has none
-  ModelMetadata parsed;
-};
-
-LoadedModule load_module(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw model_error(path, "does not exist (give the path of a TorchScript .pt file)");
-  if (!std::filesystem::is_regular_file(path, ec)) throw model_error(path, "is not a file");
-  LoadedModule out;
-  torch::jit::ExtraFilesMap extra{{"zhbot.json", ""}};
-  try {
-    out.module = torch::jit::load(path, torch::Device(torch::kCPU), extra);
-  } catch (const std::exception& e) {
-    throw model_error(path,
-                      "is not a loadable TorchScript model (save it with "
-                      "torch.jit.script(net).save(...) or torch.jit.trace): " +
-                          torch_message(e));
-  }
-  out.metadata = extra["zhbot.json"];
-  if (!out.metadata.empty()) {
-    try {
-      out.parsed = parse_model_metadata(out.metadata);
-    } catch (const ModelMetadataError& e) {
-      throw model_error(path, e.what());
-    }
-  }
-  return out;
-}
-
-// Precision int8 runs a model file with int8 weights: the configured one when it has them,
-// else its int8 sibling (int8_model_path). Checks that the request can be met; returns the
-// precision to run. `from_auto`: int8 was chosen by `auto`, which runs the fp32 file instead
-// of a sibling made from another model (an explicit int8 refuses it).
-std::string settle_int8(const std::string& requested, std::string& path, LoadedModule& loaded,
-                        bool on_cuda, bool from_auto) {
-  if (loaded.parsed.weights == "int8") {
-    if (on_cuda)
-      throw model_error(path,
-                        "has int8 weights, which LibTorch runs on the CPU only; on CUDA "
-                        "use the fp32 model file it was made from");
-    if (requested != "auto" && requested != "int8")
-      throw model_error(path, "has int8 weights: precision must be auto or int8, not " + requested);
-    return "int8";
-  }
-  if (requested != "int8") return requested;
-  if (on_cuda)
-    throw std::runtime_error(
-        "precision int8 runs on the CPU only (LibTorch's int8 kernels); "
-        "on CUDA use auto, fp16 or fp32");
-  const std::string sibling = int8_model_path(path);
-  std::error_code ec;
-  if (!std::filesystem::exists(sibling, ec))
-    throw model_error(path, "precision int8 needs its int8 version " + sibling +
-                                " (training/quantize.py makes one)");
-  LoadedModule int8 = load_module(sibling);
-  if (int8.parsed.weights != "int8")
-    throw model_error(sibling, "does not declare int8 weights in its zhbot.json");
-  if (!int8_made_from(int8.metadata, loaded.metadata)) {
-    const std::string why = "was not made from " + path +
-                            " (their zhbot.json differ): make it again with "
-                            "training/quantize.py, or delete it";
-    if (!from_auto) throw model_error(sibling, why);
-    log_message(LogLevel::kWarning, "nn: " + sibling + " " + why + "; running " + path);
-    return "auto";
-  }
-  path = sibling;
-  loaded = std::move(int8);
-  return "int8";
-}
-
-}  // namespace
-
-std::string int8_model_path(const std::string& path) {
-  const std::filesystem::path p(path);
-  return (p.parent_path() / (p.stem().string() + "-int8" + p.extension().string())).string();
-}
 
 TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
   const auto started = std::chrono::steady_clock::now();
