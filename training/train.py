@@ -275,13 +275,13 @@ def main(argv=None):
         if stop.signal is not None:
             name = signal.Signals(stop.signal).name
             if budget_pending:  # the step count is not known yet: a checkpoint could not resume
-                print("\n%s: stopped before the time budget set the step count; nothing saved"
-                      % name, flush=True)
+                message = "stopped before the time budget set the step count; nothing saved"
             else:
                 checkpoint()
-                if main_process:
-                    print("\n%s: stopped at step %d of %d; %s saved, --resume goes on from it"
-                          % (name, step, total_steps, last_path), flush=True)
+                message = "stopped at step %d of %d; %s saved, --resume goes on from it" % (
+                    step, total_steps, last_path)
+            if main_process:
+                print("\n%s: %s" % (name, message), flush=True)
             sys.exit(128 + stop.signal)
         pass_number, offset = divmod(step, steps_per_pass)
         order = permutation(pass_number)

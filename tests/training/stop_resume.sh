@@ -30,13 +30,18 @@ train() {
     --epoch-steps 10000000 --checkpoint-minutes 1000 "$@"
 }
 
+# The step last.ckpt holds.
+saved_step() {
+  "$python" -c 'import sys, torch; print(torch.load(sys.argv[1])["step"])' "$work/run/last.ckpt"
+}
+
 train > "$work/first.log" 2>&1 &
 stop_after_steps $! "$work/first.log" TERM
 cat "$work/first.log"
 [[ "$rc" == 143 ]] || { echo "FAIL: SIGTERM: exit status $rc, expected 143"; exit 1; }
 stopped=$(sed -n 's/^SIGTERM: stopped at step \([0-9]*\) of .*/\1/p' "$work/first.log")
 [[ -n "$stopped" && "$stopped" -gt 0 ]] || { echo "FAIL: no 'stopped at step N' line"; exit 1; }
-saved=$("$python" -c 'import sys, torch; print(torch.load(sys.argv[1])["step"])' "$work/run/last.ckpt")
+saved=$(saved_step)
 [[ "$saved" == "$stopped" ]] || { echo "FAIL: last.ckpt holds step $saved, stopped at $stopped"; exit 1; }
 
 train --resume > "$work/second.log" 2>&1 &
@@ -45,6 +50,6 @@ cat "$work/second.log"
 grep -q "^resumed at step $stopped of 10000000$" "$work/second.log" \
   || { echo "FAIL: --resume did not start from step $stopped"; exit 1; }
 [[ "$rc" == 130 ]] || { echo "FAIL: SIGINT: exit status $rc, expected 130"; exit 1; }
-again=$("$python" -c 'import sys, torch; print(torch.load(sys.argv[1])["step"])' "$work/run/last.ckpt")
+again=$(saved_step)
 [[ "$again" -gt "$stopped" ]] || { echo "FAIL: the resumed run saved step $again, not past $stopped"; exit 1; }
 echo "stop and resume: OK (stopped at $stopped, then at $again)"
