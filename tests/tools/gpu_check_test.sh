@@ -37,7 +37,8 @@ check "build: engine only (no bot)" "grep -q '^ZH_BUILD_BOT:BOOL=OFF' '$DIR/buil
 gpu_check facts nnbench search games
 report=$DIR/report.md
 check "facts: the CPU and zhbot named" "grep -q -- '- CPU: ' '$report' && grep -q -- '- zhbot: zhbot' '$report'"
-check "nnbench: the shipped network" "grep -q '^### zhbot-net-2, fp32' '$report'"
+shipped=$(basename "$(bash "$root/tools/shipped_model.sh")" .pt)
+check "nnbench: the shipped network ($shipped)" "grep -q '^### $shipped, fp32' '$report'"
 check "nnbench: the random network" "grep -q '^### random-resnet-1x8, fp32' '$report'"
 check "nnbench: figures, no failure" "grep -q 'pos/s\|positions/s' '$report' && ! grep -q 'nnbench failed' '$report'"
 check "search: a row per thread count with nodes/s" \
