@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The next network in one resumable command, measured the way every shipped network is:
-#   1. more teacher games at 1 000 nodes a position (at equal teacher and training time, more
-#      data beat a stronger teacher twice: 3 000 over 30 000 nodes, then 1 000 over 3 000;
-#      models/README.md, "The data question"), made in chunks of CHUNK_GAMES games, each with
-#      its own seed (SEED + chunk number);
+#   1. more teacher games at 3 000 nodes a position (NODES: at small scale 3 000 beat 30 000
+#      and tied 1 000 at equal teacher time, but zhbot-net-3's 13 M positions at 1 000 nodes made
+#      no better network than zhbot-net-2's 3.9 M at 3 000; models/README.md), made in chunks
+#      of CHUNK_GAMES games, each with its own seed (SEED + chunk number);
 #   2. a network trained on BASE_DATA plus those chunks (plus EXTRA_DATA), for TRAIN_MINUTES
 #      (the step count set from the first steps' speed), or for a fixed step count with
 #      TRAIN_MINUTES=0 and --max-steps in TRAIN_OPTS (the same length on a loaded machine);
@@ -36,8 +36,8 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 WORKERS=${WORKERS:-2}
 CHUNKS=${CHUNKS:-10}
 CHUNK_GAMES=${CHUNK_GAMES:-3000}
-NODES=${NODES:-1000}
-SEED=${SEED:-20010}
+NODES=${NODES:-3000}
+SEED=${SEED:-20000}
 DATAGEN_OPTS=${DATAGEN_OPTS:-}
 DATA_DIR=${DATA_DIR:-$ZHBOT_LAB/data/teacher-$NODES}
 TEST_NODES=${TEST_NODES:-100000}
