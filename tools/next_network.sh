@@ -14,7 +14,9 @@
 #      (training/quantize.py), checked the same way;
 #   5. a colour-balanced match against the shipped network PREVIOUS at MATCH_TC, one core a
 #      side, refereed by Fairy-Stockfish (tools/strength.py), MATCH_CONCURRENCY games at once
-#      (a game keeps one core busy: give each a core).
+#      (a game keeps one core busy: give each a core); first a gate of GATE_GAMES games at
+#      GATE_NODES nodes a move (minutes, not an hour), and no timed match when the new network
+#      scores under GATE_MIN there (zhbot-net-3 scored 41 % at 800 nodes; GATE_GAMES=0: no gate).
 # Everything lives in the lab (tools/lab.sh: $ZHBOT_LAB, default /var/tmp/zhbot-lab), outside
 # the checkout: the teacher chunks in LAB/data/teacher-NODES (shared by every run that uses the
 # same seeds, so a later network reuses them), the held-out test set in LAB/data/test-TEST_NODES,
@@ -55,6 +57,9 @@ MATCH_GAMES=${MATCH_GAMES:-40}
 MATCH_TC=${MATCH_TC:-1+1}
 MATCH_MAX_PLIES=${MATCH_MAX_PLIES:-400}
 MATCH_CONCURRENCY=${MATCH_CONCURRENCY:-1}
+GATE_GAMES=${GATE_GAMES:-40}
+GATE_NODES=${GATE_NODES:-800}
+GATE_MIN=${GATE_MIN:-0.5}
 export OPENBLAS_NUM_THREADS=1
 [[ -x "$ZHBOT" ]] || { echo "ZHBOT $ZHBOT: not built (make build)" >&2; exit 2; }
 [[ -f "$PREVIOUS" ]] || { echo "PREVIOUS $PREVIOUS: no such file" >&2; exit 2; }
@@ -132,10 +137,24 @@ step quantize "$PYTHON" -m training.quantize "$DIR/$NAME.pt" "$DIR/$NAME-int8.pt
   --data "${BASE_DATA:-${chunks[0]}}" --zhbot "$ZHBOT"
 # MATCH_GAMES=0 skips the match against PREVIOUS: an architecture trial is matched against the
 # other trials instead (training/README.md, "Architecture trials").
-[[ "$MATCH_GAMES" == 0 ]] || step match "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" \
-  --a "zhbot:model=$DIR/$NAME.pt" --b "zhbot:model=$PREVIOUS" \
-  --games "$MATCH_GAMES" --tc "$MATCH_TC" --max-plies "$MATCH_MAX_PLIES" --out "$DIR/match.jsonl" \
-  --concurrency "$MATCH_CONCURRENCY"
+match() {  # match GAMES OUT [SPEC OPTIONS] [--tc TC]: the new network against PREVIOUS
+  "$PYTHON" tools/strength.py match --zhbot "$ZHBOT" --a "zhbot:model=$DIR/$NAME.pt$3" \
+    --b "zhbot:model=$PREVIOUS$3" --games "$1" --max-plies "$MATCH_MAX_PLIES" --out "$2" \
+    --concurrency "$MATCH_CONCURRENCY" "${@:4}"
+}
+gate_passed() {  # the new network's score in the gate reaches GATE_MIN (it prints the score)
+  "$PYTHON" -c 'import sys; sys.path.insert(0, "tools"); import strength
+r = strength.load_results(sys.argv[1]); a = "zhbot:model=%s,nodes=%s" % (sys.argv[2], sys.argv[3])
+score = strength.summarize(r, a)[1]
+print("== gate: %s scored %.1f%% in %d games at %s nodes a move" % (sys.argv[4], 100 * score, len(r), sys.argv[3]))
+sys.exit(0 if score >= float(sys.argv[5]) else 1)' "$DIR/gate.jsonl" "$DIR/$NAME.pt" "$GATE_NODES" "$NAME" "$GATE_MIN"
+}
+if [[ "$MATCH_GAMES" != 0 && "$GATE_GAMES" != 0 ]]; then
+  # A clock that fixed-node moves never run short of.
+  step gate match "$GATE_GAMES" "$DIR/gate.jsonl" ",nodes=$GATE_NODES" --tc 5+3
+  gate_passed || { echo "== under GATE_MIN $GATE_MIN: no timed match (GATE_MIN=0 plays it)"; MATCH_GAMES=0; }
+fi
+[[ "$MATCH_GAMES" == 0 ]] || step match match "$MATCH_GAMES" "$DIR/match.jsonl" "" --tc "$MATCH_TC"
 
 echo "== $NAME: $("$PYTHON" -c 'import sys; from training import data
 d = data.Dataset(sys.argv[1:]); print(len(d), "new positions from", d.games, "games")' "${chunks[@]}")"
@@ -148,4 +167,4 @@ print("top-1 %s, top-5 %s, value MSE %.3f, sign %s, mate-in-one %s (%d positions
     pct(m["mate_in_one_top1"]), m["positions"]))' "$DIR/$f.json")
   echo "$f: $summary"
 done
-[[ ! -e "$DIR/match.log" ]] || tail -1 "$DIR/match.log"
+[[ ! -e "$DIR/match.done" ]] || tail -1 "$DIR/match.log"

@@ -25,11 +25,12 @@ export ZHBOT_LAB=$lab ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=
   TEST_NODES=60 TEST_GAMES=1 \
   ARCH=resnet-1x8 TRAIN_MINUTES=0.01 \
   TRAIN_OPTS="--batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1" \
-  EVAL_POSITIONS=0 EVAL_PERMILLE=500 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1
+  EVAL_POSITIONS=0 EVAL_PERMILLE=500 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1 \
+  GATE_GAMES=2 GATE_NODES=20 GATE_MIN=0
 dir=$work/next
 bash "$root/tools/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the first run failed"; }
-for marker in train eval eval-previous export quantize match; do
+for marker in train eval eval-previous export quantize gate match; do
   [[ -e "$dir/$marker.done" ]] || fail "no $marker.done after a complete run"
 done
 # The teacher data and the test set are the lab's, kept apart from the run that made them.
@@ -41,6 +42,7 @@ ls "$data/chunk-8"/*.zhrec "$lab/data/test-60/shards"/*.zhrec > /dev/null
 [[ -f "$dir/toy-next.pt" ]] || fail "no exported network"
 [[ -f "$dir/toy-next-int8.pt" ]] || fail "no int8 file of the exported network"
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the match did not play 2 games"
+[[ $(grep -c ',nodes=20"' "$dir/gate.jsonl") == 2 ]] || fail "the gate did not play 2 games at 20 nodes"
 # Both networks are measured on the test set and on the base set's held-out games; the previous
 # one from its model file (no checkpoint of it is needed), each time on the same positions as
 # the new one.
@@ -68,6 +70,15 @@ grep -q "test-set: done before" "$work/second.log" || fail "the test set was mad
 grep -q "resumed at step" "$dir/train.log" || fail "training did not resume from its checkpoint"
 [[ $(wc -l < "$dir/match.jsonl") == 2 ]] || fail "the resumed match does not hold 2 games"
 [[ $(head -1 "$dir/match.jsonl") == "$first_game" ]] || fail "the finished game was replayed"
+
+# A network under GATE_MIN in the gate gets no timed match (no score reaches 2).
+rm "$dir/match.done" "$dir/match.jsonl"
+GATE_MIN=2 bash "$root/tools/next_network.sh" "$dir" > "$work/gated.log" 2>&1 \
+  || { cat "$work/gated.log"; fail "the gated run failed"; }
+grep -q "^== gate: toy-next scored .* in 2 games at 20 nodes a move" "$work/gated.log" \
+  || { cat "$work/gated.log"; fail "no gate score"; }
+grep -q "no timed match" "$work/gated.log" || fail "the gate did not stop the timed match"
+[[ ! -e "$dir/match.done" && ! -e "$dir/match.jsonl" ]] || fail "a match was played past the gate"
 
 # DATA_ONLY: one more chunk for the lab, and nothing trained.
 DATA_ONLY=1 CHUNKS=3 bash "$root/tools/next_network.sh" "$work/bulk" > "$work/bulk.log" 2>&1 \
