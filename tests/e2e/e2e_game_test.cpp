@@ -51,7 +51,10 @@ TEST_F(E2eGame, ThreeGamesAtOnceShareOneEvaluatorAndNoneFlags) {
       .set("search", "max_tree_nodes", "0")
       .set("game", "ponder", "on")
       .set("game", "ponder_single_game_only", "false");
-  start_bot(s);
+  BotProcess& bot = start_bot(s);
+  // Challenge once the bot listens: on a loaded machine its start-up (the network's load
+  // included) can take longer than the wait for an answer to a challenge.
+  ASSERT_TRUE(bot.wait_log("event stream connected", 60s)) << bot.log();
   std::vector<std::string> challenges;
   for (const char* user : {"Ann", "Bob", "Cid"}) {
     Json spec = challenge_spec(user, true, engine_opponent(0, 30), 60, 0);
