@@ -219,13 +219,15 @@ TEST(EmulatorGame, RandomMoverPlaysFairyStockfishToTheEnd) {
   unsigned seed = 7;
   std::string moves;
   for (int turn = 0; turn < 60; ++turn) {
-    auto state = g.stream->wait_for([&](const Json& j) {
-      if (j.value("type", "") == "gameFull") return true;
-      const std::string m = j.value("moves", "");
-      const auto plies = m.empty() ? 0 : std::count(m.begin(), m.end(), ' ') + 1;
-      return j.value("type", "") == "gameState" &&
-             (j.value("status", "") != "started" || plies % 2 == 0);
-    });
+    auto state = g.stream->wait_for(
+        [&](const Json& j) {
+          if (j.value("type", "") == "gameFull") return true;
+          const std::string m = j.value("moves", "");
+          const auto plies = m.empty() ? 0 : std::count(m.begin(), m.end(), ' ') + 1;
+          return j.value("type", "") == "gameState" &&
+                 (j.value("status", "") != "started" || plies % 2 == 0);
+        },
+        90s);  // past the opponent engine's start-up deadline (60 s) on a loaded machine
     ASSERT_TRUE(state) << "no state after turn " << turn;
     const Json& s = state->value("type", "") == "gameFull" ? state->at("state") : *state;
     if (s["status"] != "started") break;

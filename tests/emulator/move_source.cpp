@@ -29,16 +29,20 @@ class RandomSource : public MoveSource {
 
 class EngineSource : public MoveSource {
  public:
+  static constexpr std::chrono::seconds kHandshakeTimeout{60};
+
   EngineSource(const std::string& path, int skill, int movetime_ms)
       : engine_(path), movetime_ms_(movetime_ms) {
+    // A hang detector, not a speed check: on a loaded 2-core machine (make test beside the lab's
+    // jobs) a starting engine once took more than 10 s to answer.
     engine_.send("uci");
-    engine_.read_until("uciok", std::chrono::seconds(10));
+    engine_.read_until("uciok", kHandshakeTimeout);
     engine_.send("setoption name UCI_Variant value crazyhouse");
     engine_.send("setoption name Skill Level value " + std::to_string(skill));
     engine_.send("setoption name Threads value 1");
     engine_.send("ucinewgame");
     engine_.send("isready");
-    engine_.read_until("readyok", std::chrono::seconds(10));
+    engine_.read_until("readyok", kHandshakeTimeout);
   }
 
   std::string choose(const TurnView& turn) override {
