@@ -144,14 +144,15 @@ match() {  # match GAMES OUT [SPEC OPTIONS] [--tc TC]: the new network against P
 }
 gate_passed() {  # the new network's score in the gate reaches GATE_MIN (it prints the score)
   "$PYTHON" -c 'import sys; sys.path.insert(0, "tools"); import strength
-r = strength.load_results(sys.argv[1]); a = "zhbot:model=%s,nodes=%s" % (sys.argv[2], sys.argv[3])
-score = strength.summarize(r, a)[1]
-print("== gate: %s scored %.1f%% in %d games at %s nodes a move" % (sys.argv[4], 100 * score, len(r), sys.argv[3]))
-sys.exit(0 if score >= float(sys.argv[5]) else 1)' "$DIR/gate.jsonl" "$DIR/$NAME.pt" "$GATE_NODES" "$NAME" "$GATE_MIN"
+r = strength.load_results(sys.argv[1]); score = strength.summarize(r, sys.argv[2])[1]
+print("== gate: %s scored %.1f%% in %d games at %s nodes a move" % (sys.argv[3], 100 * score, len(r), sys.argv[4]))
+sys.exit(0 if score >= float(sys.argv[5]) else 1)' "$DIR/gate.jsonl" "zhbot:model=$DIR/$NAME.pt$gate_spec" \
+    "$NAME" "$GATE_NODES" "$GATE_MIN"
 }
+gate_spec=",nodes=$GATE_NODES"
 if [[ "$MATCH_GAMES" != 0 && "$GATE_GAMES" != 0 ]]; then
   # A clock that fixed-node moves never run short of.
-  step gate match "$GATE_GAMES" "$DIR/gate.jsonl" ",nodes=$GATE_NODES" --tc 5+3
+  step gate match "$GATE_GAMES" "$DIR/gate.jsonl" "$gate_spec" --tc 5+3
   gate_passed || { echo "== under GATE_MIN $GATE_MIN: no timed match (GATE_MIN=0 plays it)"; MATCH_GAMES=0; }
 fi
 [[ "$MATCH_GAMES" == 0 ]] || step match match "$MATCH_GAMES" "$DIR/match.jsonl" "" --tc "$MATCH_TC"
