@@ -12,6 +12,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/search/expansion.h"
+#include "engine/search/mate_search.h"
 #include "engine/search/formulas.h"
 
 namespace zh {
@@ -39,16 +40,22 @@ const char* to_string(StopReason r) {
 struct Search::Leaf {
   int path_begin;
   int path_length;
+  int keys_begin;  // the keys of the positions below the root on its path, in Batch::keys
+  int keys_length;
   std::uint64_t key;
 };
 
 // One mini-batch of leaves on its way through the evaluator.
 struct Search::Batch {
   std::vector<Node*> paths;  // the paths of the queued leaves, back to back
+  std::vector<std::uint64_t> keys;
   std::vector<Leaf> leaves;
   std::vector<EvalInput> inputs;
   std::vector<Evaluation> outputs;
   std::vector<EvalBlock*> blocks;
+  std::vector<MateProof> mates;  // the leaf mate search's answer per leaf
+  // The first `to_evaluate` leaves go to the evaluator; the rest were proven mates.
+  int to_evaluate = 0;
   std::future<void> done;    // an evaluation started with evaluate_async()
   std::exception_ptr error;  // a failure of the evaluation or of building the blocks
 };
@@ -57,6 +64,8 @@ struct Search::Worker {
   std::vector<Node*> path;               // the current descent
   std::vector<std::uint64_t> path_keys;  // keys below the root on the current descent
   Position pos;
+  MateSearch mate;
+  std::vector<std::uint64_t> earlier;  // the game's keys and a leaf's path, for the mate search
   // params.batches_per_thread of them, used in turn: the oldest in flight is completed first.
   std::vector<Batch> batches;
 };
@@ -182,6 +191,15 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
     discard_locked(node);
     node = nullptr;
   }
+  // A node proven by a leaf mate search before any network call has no priors to search
+  // with: start afresh (the root's own mate search proves the mate again at once).
+  if (node && node->expanded() && !node->block()->evaluated) {
+    discard_locked(node);
+    node = nullptr;
+  }
+  // A proof is about the tree below the root: the solver proves a kept root again from its
+  // children, and a root proven from outside (a mate proof) is searched, not trusted blindly.
+  if (node && !node->terminal()) node->set_proof(Proof::kNone, 0);
   root_ = node;
   if (!root_) {
     root_ = new Node(0);
@@ -238,14 +256,18 @@ void Search::expand(Node* node, EvalBlock* block, const Position& pos,
     make_terminal(node, block->value < 0 ? Proof::kLoss : Proof::kDraw);
     return;
   }
-  if (block->mate_edge >= 0) {
-    // The mating child exists from the start, as a terminal loss for the side it leaves to
-    // move; the solver then proves this node won, and selection stops exploring elsewhere.
+  if (block->mate_plies > 0) {
+    // The mating child exists from the start, as a proven loss for the side it leaves to move
+    // (terminal when the mate is at once); the solver then proves this node won, and selection
+    // stops exploring elsewhere.
     Node* child = new Node(std::uint16_t(block->mate_edge));
     ++tree_nodes_;
-    make_terminal(child, Proof::kLoss);
+    if (block->mate_plies == 1)
+      make_terminal(child, Proof::kLoss);
+    else
+      child->set_proof(Proof::kLoss, block->mate_plies - 1);
     node->link_child(nullptr, child);
-    if (params_.mcts_solver) node->set_proof(Proof::kWin, 1);
+    if (params_.mcts_solver) node->set_proof(Proof::kWin, block->mate_plies);
   }
 }
 
@@ -420,12 +442,15 @@ Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
         }
       }
       const int k = int(b.leaves.size());
-      b.leaves.push_back({int(b.paths.size()), int(w.path.size()), key});
+      b.leaves.push_back({int(b.paths.size()), int(w.path.size()), int(b.keys.size()),
+                          int(w.path_keys.size()), key});
       b.paths.insert(b.paths.end(), w.path.begin(), w.path.end());
+      b.keys.insert(b.keys.end(), w.path_keys.begin(), w.path_keys.end());
       if (int(b.inputs.size()) <= k) {
         b.inputs.resize(k + 1);
         b.outputs.resize(k + 1);
         b.blocks.resize(k + 1);
+        b.mates.resize(k + 1);
       }
       b.inputs[k].position = w.pos;
       b.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
@@ -460,9 +485,11 @@ void Search::integrate(Batch& b, int i) {
   EvalBlock* block = b.blocks[i];
   b.blocks[i] = nullptr;
   --pending_;
-  ++evaluations_;
+  if (block->evaluated) ++evaluations_;
   block_bytes_ += block->bytes();
-  if (params_.transpositions) cache_.insert(leaf.key, block);
+  // A mate that a repetition of the path helped to prove is this node's alone.
+  const bool shareable = !(block->mate_plies > 0 && b.mates[i].uses_history);
+  if (params_.transpositions && shareable) cache_.insert(leaf.key, block);
   expand(node, block, b.inputs[i].position, nullptr);
   const bool proven = node->proof() != Proof::kNone;
   if (proven) solve_upward(path, leaf.path_length);
@@ -504,7 +531,6 @@ ExpansionOptions expansion_options(const SearchParams& p) {
   o.check_enhancement = p.check_enhancement;
   o.check_threshold = p.check_threshold;
   o.check_factor = p.check_factor;
-  o.mate_in_one = p.mate_in_one;
   return o;
 }
 
@@ -536,6 +562,7 @@ void Search::pool_loop(int index, std::uint64_t seen_generation) {
 bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
   b.leaves.clear();
   b.paths.clear();
+  b.keys.clear();
   int terminals = 0;
   std::unique_lock lock(mutex_);
   int collisions = 0;
@@ -563,10 +590,11 @@ bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
 // Hands the batch to the evaluator: in the background where `async` (the thread goes on to
 // select the next batch), else on this thread. Outside the tree lock.
 void Search::submit(Batch& b, bool async) {
-  const int k = int(b.leaves.size());
+  const int k = b.to_evaluate;
+  b.error = nullptr;
+  if (k == 0) return;  // every leaf was a proven mate
   const std::span<const EvalInput> inputs(b.inputs.data(), k);
   const std::span<Evaluation> outputs(b.outputs.data(), k);
-  b.error = nullptr;
   try {
     if (async)
       b.done = evaluator_->evaluate_async(inputs, outputs);
@@ -590,10 +618,12 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
   }
   if (!b.error) {
     try {
-      for (int i = 0; i < k; ++i) {
+      for (int i = 0; i < b.to_evaluate; ++i) {
         b.blocks[i] = make_eval_block(b.inputs[i].position, b.outputs[i], exp_opts);
         if (b.blocks[i]->num_edges == 0) b.blocks[i]->value = terminal_value(b.inputs[i].position);
       }
+      for (int i = b.to_evaluate; i < k; ++i)
+        b.blocks[i] = make_proven_block(b.inputs[i].position, b.mates[i]);
     } catch (...) {
       b.error = std::current_exception();
     }
@@ -633,6 +663,39 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
   backup_cv_.notify_all();
 }
 
+// The leaf mate search (design 2d), outside the tree lock, before the network sees the leaves:
+// each leaf whose side to move has a forced mate within params.leaf_mate_plies is a proven
+// win without a network call. The proven leaves move to the end of the batch, the evaluator
+// gets the rest.
+void Search::prove_leaves(Worker& w, Batch& b) {
+  const int k = int(b.leaves.size());
+  b.to_evaluate = k;
+  if (params_.leaf_mate_plies <= 0) {
+    for (int i = 0; i < k; ++i) b.mates[i] = MateProof{};
+    return;
+  }
+  const MateLimits limits{params_.leaf_mate_plies, params_.leaf_mate_nodes};
+  for (int i = 0; i < k; ++i) {
+    const Leaf& leaf = b.leaves[i];
+    // The game's positions, then the path's down to the leaf's parent (history_keys_ changes
+    // only between searches).
+    w.earlier.assign(history_keys_.begin(), history_keys_.end());
+    w.earlier.insert(w.earlier.end(), b.keys.begin() + leaf.keys_begin,
+                     b.keys.begin() + leaf.keys_begin + std::max(0, leaf.keys_length - 1));
+    b.mates[i] = w.mate.find(b.inputs[i].position, limits, w.earlier);
+  }
+  for (int i = 0; i < b.to_evaluate;) {
+    if (!b.mates[i].found()) {
+      ++i;
+      continue;
+    }
+    --b.to_evaluate;
+    std::swap(b.leaves[i], b.leaves[b.to_evaluate]);
+    std::swap(b.inputs[i], b.inputs[b.to_evaluate]);
+    std::swap(b.mates[i], b.mates[b.to_evaluate]);
+  }
+}
+
 // Keeps up to params.batches_per_thread mini-batches in flight: while the evaluator (a device)
 // runs the oldest, the thread selects and submits the next; it completes them in the order it
 // submitted them, so one thread's search does not depend on timing. On a stop it stops
@@ -653,6 +716,7 @@ void Search::worker_loop(Worker& w) {
         if (in_flight > 0) break;  // our own batch's backup is what the tree waits for
         continue;
       }
+      prove_leaves(w, b);
       submit(b, async);
       ++in_flight;
     }
@@ -675,6 +739,12 @@ void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
     evaluator_->evaluate(std::span<const EvalInput>(&input, 1), std::span<Evaluation>(&out, 1));
     block = make_eval_block(root_pos_, out, exp_opts);
     if (block->num_edges == 0) block->value = terminal_value(root_pos_);
+    if (params_.leaf_mate_plies > 0 && block->num_edges > 0) {
+      MateSearch mate;
+      const MateProof proof = mate.find(
+          root_pos_, MateLimits{params_.leaf_mate_plies, params_.leaf_mate_nodes}, history_keys_);
+      if (proof.found()) attach_mate(*block, proof);
+    }
     // The root's moves become the bestmove: they are checked, the other nodes' are not (see
     // block_matches_position).
     if (!block_matches_position(*block, root_pos_)) {
@@ -772,8 +842,87 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
   team_size_ = n;
   busy_ = n;
   ++generation_;
+  start_prover_locked();
   lock.unlock();
   pool_cv_.notify_all();
+}
+
+void Search::start_prover_locked() {
+  if (params_.root_mate_share <= 0 || root_->proof() != Proof::kNone) return;
+  if (!prover_) prover_ = std::make_unique<RootProver>();
+  RootProverParams p;
+  p.share = params_.root_mate_share;
+  p.max_plies = params_.root_mate_plies;
+  RootProverHooks hooks;
+  hooks.candidates = [this] { return prover_candidates(); };
+  hooks.mate_found = [this](Move m, int plies) { prover_mate_found(m, plies); };
+  hooks.move_refuted = [this](Move m, int plies) { prover_move_refuted(m, plies); };
+  // The game's positions before the root (the root's own key starts the prover's line).
+  std::vector<std::uint64_t> earlier(history_keys_.begin(),
+                                     history_keys_.end() - (history_keys_.empty() ? 0 : 1));
+  prover_->start(root_pos_, std::move(earlier), p, std::move(hooks), &stop_);
+}
+
+// The root moves the tree likes most (by visits, then prior), unproven, for the prover to check
+// for the opponent's mate.
+std::vector<Move> Search::prover_candidates() {
+  constexpr int kCandidates = 3;
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::uint32_t, int>> order;  // (visits, edge)
+  const EvalBlock* b = root_->block();
+  Node* c = root_->first_child();
+  for (int e = 0; e < b->num_edges; ++e) {
+    const bool has = c && c->edge_index() == e;
+    if (!has || c->proof() == Proof::kNone) order.emplace_back(has ? c->visits() : 0, e);
+    if (has) c = c->next_sibling();
+  }
+  // Most visits first; edges are in prior order, so ties keep the better prior.
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<Move> moves;
+  for (std::size_t i = 0; i < order.size() && int(i) < kCandidates; ++i)
+    moves.push_back(b->edges()[order[i].second].get_move());
+  return moves;
+}
+
+Node* Search::root_child_locked(Move move) {
+  const EvalBlock* b = root_->block();
+  int edge = -1;
+  for (int e = 0; e < b->num_edges && edge < 0; ++e)
+    if (b->edges()[e].move == move.raw()) edge = e;
+  if (edge < 0) return nullptr;
+  Node* prev = nullptr;
+  for (Node* c = root_->first_child(); c && c->edge_index() <= edge; c = c->next_sibling()) {
+    if (c->edge_index() == edge) return c;
+    prev = c;
+  }
+  Node* child = new Node(std::uint16_t(edge));
+  ++tree_nodes_;
+  root_->link_child(prev, child);
+  return child;
+}
+
+// A proven mate for us: its first move becomes a proven win, the solver proves the root, and the
+// search ends with that move.
+void Search::prover_mate_found(Move move, int plies) {
+  std::lock_guard lock(mutex_);
+  if (stop_.load(std::memory_order_relaxed) || root_->proof() != Proof::kNone) return;
+  Node* child = root_child_locked(move);
+  if (!child || child->proof() != Proof::kNone) return;
+  child->set_proof(Proof::kLoss, plies - 1);
+  if (params_.mcts_solver) try_prove(root_);
+  check_limits_locked();
+}
+
+// The opponent mates after `move`: a proven loss, never chosen while another move exists.
+void Search::prover_move_refuted(Move move, int plies) {
+  std::lock_guard lock(mutex_);
+  if (stop_.load(std::memory_order_relaxed) || root_->proof() != Proof::kNone) return;
+  Node* child = root_child_locked(move);
+  if (!child || child->proof() != Proof::kNone) return;
+  child->set_proof(Proof::kWin, plies);
+  if (params_.mcts_solver) try_prove(root_);
+  check_limits_locked();
 }
 
 void Search::request_stop() {
@@ -784,8 +933,13 @@ void Search::request_stop() {
 }
 
 void Search::join() {
-  std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] { return busy_ == 0; });
+  {
+    std::unique_lock lock(mutex_);
+    idle_cv_.wait(lock, [&] { return busy_ == 0; });
+  }
+  // The workers stop only once stop_ is set, and so does the prover (outside the tree lock:
+  // its callbacks take it).
+  if (prover_) prover_->wait();
   finished_.store(true, std::memory_order_release);
 }
 

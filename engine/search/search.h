@@ -36,6 +36,7 @@
 #include "engine/search/move_choice.h"
 #include "engine/search/node.h"
 #include "engine/search/params.h"
+#include "engine/search/root_prover.h"
 
 namespace zh {
 
@@ -135,6 +136,7 @@ class Search {
   void pool_loop(int index, std::uint64_t seen_generation);
   void worker_loop(Worker& w);
   bool gather(Worker& w, Batch& b, int batch, bool may_wait);
+  void prove_leaves(Worker& w, Batch& b);
   void submit(Batch& b, bool async);
   void complete(Batch& b, const ExpansionOptions& exp_opts);
   Pick pick_leaf(Worker& w, Batch& b);
@@ -159,6 +161,12 @@ class Search {
   bool over_caps_locked() const;
   std::size_t bytes_locked() const;
   void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
+  // The root proof-number search (root_prover.h) and what it hands back, under the tree lock.
+  void start_prover_locked();
+  std::vector<Move> prover_candidates();
+  void prover_mate_found(Move move, int plies);
+  void prover_move_refuted(Move move, int plies);
+  Node* root_child_locked(Move move);  // found or made
 
   std::shared_ptr<Evaluator> evaluator_;
   mutable std::mutex mutex_;  // guards the tree, the cache and every counter below
@@ -205,6 +213,7 @@ class Search {
   bool quit_ = false;
   std::vector<std::unique_ptr<Worker>> worker_state_;  // one per thread, reused
   std::vector<std::thread> threads_;
+  std::unique_ptr<RootProver> prover_;  // made by the first search that uses it
 };
 
 }  // namespace zh
