@@ -39,7 +39,12 @@ ProofNumberSearch::Entry& ProofNumberSearch::slot(std::uint64_t key) {
 ProofNumberSearch::Entry ProofNumberSearch::lookup(std::uint64_t key, int plies_left,
                                                    const Position* pos, bool attacker) {
   const Entry& e = slot(key);
-  if (e.key == key && (e.dn != 0 || e.plies_left >= plies_left)) return e;
+  // A proof counts only where it fits in the plies left, a disproof only where it was made
+  // with as many; numbers in between are estimates, good anywhere.
+  const bool fits = e.pn == 0   ? e.mate_plies <= plies_left
+                    : e.dn == 0 ? e.plies_left >= plies_left
+                                : true;
+  if (e.key == key && fits) return e;
   Entry fresh;
   fresh.key = key;
   // The defender's replies: many are hard to prove, none at all is mate.

@@ -29,8 +29,8 @@ struct ProofLimits {
 
 struct ProofResult {
   Move move;               // the first move of the proven mate; null if none was proven
-  int plies = 0;           // length of the proven mate (the defender's longest resistance
-                           // within the proof found; not always the shortest mate)
+  int plies = 0;  // length of the proven mate (the defender's longest resistance within the
+                  // proof found; not always the shortest: prove again with fewer max_plies)
   bool disproven = false;  // no checks-only mate within max_plies (repetitions aside)
   std::int64_t nodes = 0;
   bool proven() const { return plies > 0; }

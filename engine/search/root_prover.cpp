@@ -66,6 +66,19 @@ void RootProver::pace(double busy_seconds) {
   }
 }
 
+// A proof-number search proves some mate, not the shortest: prove again with fewer plies
+// until it fails, so that the mate played is short and the one reported is the one played.
+ProofResult RootProver::shortest(ProofResult proof, std::int64_t budget) {
+  while (proof.plies > 1 && !stopped()) {
+    const ProofResult shorter =
+        pns_.prove(root_, ProofLimits{budget, proof.plies - 2}, earlier_, stop_);
+    nodes_.fetch_add(shorter.nodes, std::memory_order_relaxed);
+    if (!shorter.proven()) break;
+    proof = shorter;
+  }
+  return proof;
+}
+
 void RootProver::run_job() {
   using Clock = std::chrono::steady_clock;
   std::vector<std::uint64_t> after_root = earlier_;
@@ -80,7 +93,10 @@ void RootProver::run_job() {
           pns_.prove(root_, ProofLimits{budget, params_.max_plies}, earlier_, stop_);
       nodes_.fetch_add(r.nodes, std::memory_order_relaxed);
       if (r.proven()) {
-        if (!stopped()) hooks_.mate_found(r.move, r.plies);
+        if (!stopped()) {
+          const ProofResult best = shortest(r, budget);
+          hooks_.mate_found(best.move, best.plies);
+        }
         return;
       }
       ours_disproven = r.disproven;

@@ -61,6 +61,7 @@ class RootProver {
  private:
   void loop();
   void run_job();
+  ProofResult shortest(ProofResult proof, std::int64_t budget);
   bool stopped() const { return stop_->load(std::memory_order_relaxed); }
   void pace(double busy_seconds);
 

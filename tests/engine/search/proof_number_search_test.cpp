@@ -42,6 +42,14 @@ TEST(ProofNumberSearch, ProvesWhatTheShortSearchProvesAndOnlyRealMates) {
     if (s.found()) {
       ++short_found;
       EXPECT_TRUE(r.proven()) << fen;
+      // Proving again with fewer plies until it fails finds the shortest mate, as the
+      // exhaustive short search does.
+      ProofResult shortest = r;
+      for (ProofResult again = r; again.proven() && again.plies > 1;) {
+        again = pns.prove(pos, ProofLimits{200000, again.plies - 2});
+        if (again.proven()) shortest = again;
+      }
+      EXPECT_EQ(shortest.plies, s.plies) << fen;
     }
     if (!r.proven()) continue;
     ++proven;
