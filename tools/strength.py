@@ -81,6 +81,7 @@ class Player:
         self.spec = spec
         self.last_lines, self.failed = [], False  # the last move's output; an illegal move
         self.warnings = []  # what the engine flagged during the game (a repaired defect, ...)
+        self.scores = []  # [ply, "cp 35" or "mate -3"]: its last reported score of each move
         self.kind, self.opts = parse_spec(spec)
         if self.kind == "zhbot":
             # bin=PATH plays another zhbot binary (a build before a change, say) than --zhbot.
@@ -105,10 +106,12 @@ class Player:
         line, lines = e.read_until("bestmove")
         self.last_lines = lines[-30:]  # kept for the record of an illegal move
         self.warnings += [w for w in lines if w.startswith(WARNING_LINES)]
+        self.last_score = next((score_of(w) for w in reversed(lines) if " score " in w), None)
         return bestmove_of(line)[0]
 
     def new_game(self):
         self.engine.new_game()
+        self.scores = []
 
     def quit(self):
         self.engine.quit()
@@ -154,7 +157,25 @@ def play_game(white, black, opening, clock_ms, max_plies, referee):
         if move not in state.legal:
             mover.failed = True
             return ended((loser, "illegal move: %s played %s" % (mover.spec, move)))
+        if mover.last_score:
+            mover.scores.append([len(moves), mover.last_score])
         moves.append(move)
+
+
+def score_of(info):
+    """'cp 35' or 'mate -3' from a UCI info line."""
+    words = info.split()
+    i = words.index("score")
+    return " ".join(words[i + 1:i + 3])
+
+
+def first_mate_warning(record, side):
+    """For a game `side` lost by mate: how many plies before the end its own search first
+    reported the mate against it (None: never)."""
+    for ply, score in record.get("scores", {}).get(side, []):
+        if score.startswith("mate -"):
+            return record["plies"] - ply
+    return None
 
 
 def load_openings(path):
@@ -328,6 +349,9 @@ def play_numbered_game(g, a, b, tc, clock_ms, zhbot, openings, max_plies, refere
               "move_ms": move_ms}  # each ply's thinking time, as the clock charged it
     if failed:  # what the engine said before its illegal move, for the bug report
         record["engine_output"] = failed[0].last_lines
+    scores = {p.spec: p.scores for p in (pa, pb) if p.kind == "zhbot" and p.scores}
+    if scores:
+        record["scores"] = scores
     warnings = {p.spec: p.warnings for p in (pa, pb) if p.warnings}
     if warnings:
         record["warnings"] = warnings
@@ -462,9 +486,25 @@ def default_match_file(a, b, tc):
     return os.path.join(lab_path("strength", "matches"), name + ".jsonl")
 
 
+def print_losses(results, a):
+    """Each game `a` lost: how it ended and, for a mate, when `a` first saw it coming."""
+    lost = [r for r in results if (r["result"] == "0-1") == (r["white"] == a)
+            and r["result"] != "1/2-1/2"]
+    mates = 0
+    for r in lost:
+        seen = first_mate_warning(r, a)
+        mated = r["reason"] == "checkmate"
+        mates += mated
+        print("game %d: %s after %d plies; %s" % (
+            r["game"], r["reason"], r["plies"],
+            ("mate against %s first reported %d plies before the end" % (a, seen)) if seen
+            else "no mate against %s reported" % a))
+    print("%d of %d games lost, %d of them by mate" % (len(lost), len(results), mates))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=["match", "ladder", "report"])
+    ap.add_argument("command", choices=["match", "ladder", "report", "losses"])
     ap.add_argument("--a", default="zhbot", help="the engine measured (spec)")
     ap.add_argument("--b", help="its opponent (match)")
     ap.add_argument("--zhbot", default=os.path.join(ROOT, "build", "default", "bot", "zhbot"))
@@ -495,6 +535,11 @@ def main():
         print(describe_match(results, args.a, args.b))
         return
     args.dir = args.dir or lab_path("strength", "ladder")
+    if args.command == "losses":
+        if not args.out:
+            raise SystemExit("losses needs --out (a match's results file)")
+        print_losses(load_results(args.out), args.a)
+        return
     if args.command == "report":
         if args.markdown:
             print("| opponent | time control | games | score | Elo [95%] "
