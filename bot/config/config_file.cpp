@@ -47,6 +47,15 @@ std::string scalar_text(const YAML::Node& value, const std::string& key, std::st
   throw ConfigError(where(source, value) + ": " + key + ": expected a value, found a section");
 }
 
+// Keys that earlier versions read, with what replaced them: an operator's old file gets the
+// new key named instead of a list of every allowed one.
+std::string retired_key_advice(const std::string& full) {
+  if (full == "search.mate_in_one")
+    return "; it was replaced by search.leaf_mate_plies (0 = off, 1 = the old mate-in-one, the "
+           "default searches deeper) and search.root_mate_share";
+  return {};
+}
+
 // A section or option name. YAML allows lists and maps as keys ("? [a, b]"); converting one to
 // text throws yaml-cpp's own exception (found by fuzz_config), so it is refused here.
 std::string key_text(const YAML::Node& key, std::string_view source) {
@@ -122,9 +131,13 @@ void apply_config_text(std::string_view yaml, std::string_view source, Options& 
       const std::string full = group + "." + key;
       if (is_token_key(key)) refuse_token(source, entry.first);
       const Option* option = options.find(key);
-      if (option == nullptr || option->group != group)
-        throw ConfigError(where(source, entry.first) + ": unknown key '" + full + "'; section '" +
-                          group + "' allows: " + keys_of_group(options, group));
+      if (option == nullptr || option->group != group) {
+        const std::string advice = retired_key_advice(full);
+        throw ConfigError(where(source, entry.first) + ": unknown key '" + full + "'" +
+                          (advice.empty() ? "; section '" + group +
+                                                "' allows: " + keys_of_group(options, group)
+                                          : advice));
+      }
       try {
         options.set(option->name, scalar_text(entry.second, full, source));
       } catch (const OptionError& e) {

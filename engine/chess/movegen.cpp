@@ -1,6 +1,7 @@
 // Fully legal move generation: pins and checks are resolved here, so every generated move
 // can be played without a further test (perft counts leaves straight from the list size).
 #include "engine/chess/bitboard.h"
+#include "engine/chess/check_detector.h"
 #include "engine/chess/position.h"
 
 namespace zh {
@@ -77,7 +78,7 @@ Move* castling_moves(const Position& pos, Move* out) {
   return out;
 }
 
-template <Color Us>
+template <Color Us, bool kWithDrops = true>
 Move* generate(const Position& pos, Move* out) {
   constexpr Color Them = ~Us;
   const Bitboard occ = pos.pieces();
@@ -127,7 +128,7 @@ Move* generate(const Position& pos, Move* out) {
   }
 
   // Drops: one move per (piece type, square); a drop only adds a blocker, so pins never matter.
-  if (drop_target) {
+  if (kWithDrops && drop_target) {
     for (int pt = kPawn; pt <= kQueen; ++pt) {
       if (!pos.pocket(Us, PieceType(pt))) continue;
       Bitboard t = pt == kPawn ? drop_target & ~(kRank1 | kRank8) : drop_target;
@@ -137,7 +138,44 @@ Move* generate(const Position& pos, Move* out) {
   return out;
 }
 
+// The drops that give check: a piece dropped where it attacks the enemy king. Legal exactly
+// where any drop is: on an empty square, between our king and its single checker when in check.
+template <Color Us>
+Move* checking_drops(const Position& pos, Move* out) {
+  constexpr Color Them = ~Us;
+  const Bitboard checkers = pos.checkers();
+  if (more_than_one(checkers)) return out;
+  const Bitboard occ = pos.pieces();
+  const Bitboard drop_target =
+      checkers ? between_bb(pos.king_square(Us), lsb(checkers)) : ~occ;
+  const Square their_king = pos.king_square(Them);
+  for (int pt = kPawn; pt <= kQueen; ++pt) {
+    if (!pos.pocket(Us, PieceType(pt))) continue;
+    // The squares a piece of this kind attacks the king from are those it attacks from the king.
+    Bitboard t = pt == kPawn ? pawn_attacks(Them, their_king) & ~(kRank1 | kRank8)
+                             : piece_attacks(PieceType(pt), their_king, occ);
+    for (t &= drop_target; t;) *out++ = Move::drop(PieceType(pt), pop_lsb(t));
+  }
+  return out;
+}
+
+template <Color Us>
+Move* checking_moves(const Position& pos, Move* out) {
+  Move* const first = out;
+  Move* end = generate<Us, false>(pos, out);
+  const CheckDetector detector(pos);
+  for (Move* m = first; m != end; ++m)
+    if (detector.gives_check(*m)) *out++ = *m;
+  return checking_drops<Us>(pos, out);
+}
+
 }  // namespace
+
+void Position::legal_checks(MoveList& list) const {
+  Move* end = side_ == kWhite ? checking_moves<kWhite>(*this, list.moves)
+                              : checking_moves<kBlack>(*this, list.moves);
+  list.count = int(end - list.moves);
+}
 
 void Position::legal_moves(MoveList& list) const {
   Move* end =

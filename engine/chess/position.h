@@ -64,6 +64,9 @@ class Position {
   // Fully legal moves (board moves, castling once, en passant, promotions, drops).
   void legal_moves(MoveList& out) const;
   MoveList legal_moves() const;
+  // The legal moves that give check (board moves, promotions, castling, en passant and drops),
+  // for mate searches: checking drops are generated directly, not filtered from every drop.
+  void legal_checks(MoveList& out) const;
   // Number of legal moves, generated into a list (used by perft's bulk counting).
   int count_legal_moves() const;
   bool is_legal(Move m) const;  // m is one of legal_moves()

@@ -4,7 +4,6 @@
 #include <numeric>
 #include <vector>
 
-#include "engine/chess/bitboard.h"
 #include "engine/chess/check_detector.h"
 
 namespace zh {
@@ -27,23 +26,6 @@ void enhance_checks(std::vector<float>& priors, const std::vector<std::uint8_t>&
     for (float& p : priors) p /= sum;
 }
 
-namespace {
-
-// Cheap refutation of a mate: a single distant check with an empty square in between can be
-// blocked by a drop when the defender holds a piece it may drop there.
-bool drop_can_block(const Position& after) {
-  const Bitboard checkers = after.checkers();
-  if (more_than_one(checkers)) return false;
-  const Color them = after.side_to_move();
-  const Bitboard between = between_bb(after.king_square(them), lsb(checkers));
-  if (!between) return false;
-  for (int pt = kKnight; pt <= kQueen; ++pt)
-    if (after.pocket(them, PieceType(pt))) return true;
-  return after.pocket(them, kPawn) && (between & ~(kRank1 | kRank8));
-}
-
-}  // namespace
-
 EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
                            const ExpansionOptions& options) {
   const int n = int(eval.priors.size());
@@ -57,21 +39,11 @@ EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
   thread_local std::vector<std::pair<float, int>> order;
   priors.resize(n);
   for (int i = 0; i < n; ++i) priors[i] = eval.priors[i].prior;
-  int mate = -1;
-  if (options.check_enhancement || options.mate_in_one) {
+  if (options.check_enhancement) {
     const CheckDetector detector(pos);
-    is_check.assign(n, 0);
-    for (int i = 0; i < n; ++i) {
-      const Move m = eval.priors[i].move;
-      is_check[i] = detector.gives_check(m);
-      if (options.mate_in_one && is_check[i] && mate < 0) {
-        Position next = pos;
-        next.do_move(m);
-        if (!drop_can_block(next) && next.count_legal_moves() == 0) mate = i;
-      }
-    }
-    if (options.check_enhancement)
-      enhance_checks(priors, is_check, options.check_threshold, options.check_factor);
+    is_check.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) is_check[i] = detector.gives_check(eval.priors[i].move);
+    enhance_checks(priors, is_check, options.check_threshold, options.check_factor);
   }
 
   // Highest prior first; ties keep the evaluator's order so the search is deterministic.
@@ -85,8 +57,36 @@ EvalBlock* make_eval_block(const Position& pos, const Evaluation& eval,
     const int from = order[i].second;
     edges[i].move = eval.priors[from].move.raw();
     edges[i].prior = float_to_half(order[i].first);
-    if (from == mate) block->mate_edge = std::int16_t(i);
   }
+  return block;
+}
+
+void attach_mate(EvalBlock& block, const MateProof& proof) {
+  for (int i = 0; i < block.num_edges; ++i) {
+    if (block.edges()[i].move == proof.move.raw()) {
+      block.mate_edge = std::int16_t(i);
+      block.mate_plies = std::uint8_t(proof.plies);
+      return;
+    }
+  }
+}
+
+EvalBlock* make_proven_block(const Position& pos, const MateProof& proof) {
+  MoveList legal;
+  pos.legal_moves(legal);
+  EvalBlock* block = EvalBlock::create(legal.count);
+  block->value = 1.0f;
+  block->evaluated = false;
+  const std::uint16_t prior = float_to_half(1.0f / float(legal.count));
+  Edge* edges = block->edges();
+  int next = 1;
+  for (const Move m : legal) {
+    Edge& e = m == proof.move ? edges[0] : edges[next++];
+    e.move = m.raw();
+    e.prior = prior;
+  }
+  block->mate_edge = 0;
+  block->mate_plies = std::uint8_t(proof.plies);
   return block;
 }
 

@@ -16,6 +16,8 @@ EvalBlock* EvalBlock::clone() const {
   EvalBlock* b = create(num_edges);
   b->value = value;
   b->mate_edge = mate_edge;
+  b->mate_plies = mate_plies;
+  b->evaluated = evaluated;
   std::memcpy(b->edges(), edges(), std::size_t(num_edges) * sizeof(Edge));
   return b;
 }

@@ -42,8 +42,12 @@ class EvalBlock {
   EvalBlock* clone() const;  // a private copy (root noise), refcount 1
 
   float value = 0;              // network value for the side to move
-  std::int16_t mate_edge = -1;  // an edge that checkmates at once, -1 if none known
+  std::int16_t mate_edge = -1;  // the first move of a proven mate, -1 if none known
   std::uint16_t num_edges = 0;
+  std::uint8_t mate_plies = 0;  // that mate's length in plies (1 = mate in one), 0 if none
+  // False for a block made from a mate proof alone (no network call): uniform priors and no
+  // value worth searching with, so a search never starts from it (see make_proven_block).
+  bool evaluated = true;
   Edge* edges() { return reinterpret_cast<Edge*>(this + 1); }
   const Edge* edges() const { return reinterpret_cast<const Edge*>(this + 1); }
   std::size_t bytes() const { return bytes_for(num_edges); }

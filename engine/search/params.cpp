@@ -47,8 +47,16 @@ const OptionTable<SearchParams> kOptions{
          "eq. (12): priors below this are raised"},
         {"check_factor", &SearchParams::check_factor, Float{0.5, 0, 10},
          "eq. (12): raise by this times the top prior"},
-        {"mate_in_one", &SearchParams::mate_in_one, Bool{true},
-         "look for a checkmating move when a node is expanded (paper 9.2.7)"},
+        {"leaf_mate_plies", &SearchParams::leaf_mate_plies, Int{3, 0, 15},
+         "plies of the checks-only mate search at every new leaf, before the network sees it "
+         "(1 = mate in one, 3 = mate in two, ...; 0 = off); a mate found is a proven win"},
+        {"leaf_mate_nodes", &SearchParams::leaf_mate_nodes, Int{2000, 1, 100000000},
+         "positions the leaf mate search may play per leaf"},
+        {"root_mate_share", &SearchParams::root_mate_share, Float{0.1, 0, 1},
+         "share of one core for the proof-number mate search at the root (long mates for us, "
+         "and the opponent's mate after each of the tree's best moves); 0 = off"},
+        {"root_mate_plies", &SearchParams::root_mate_plies, Int{33, 1, 255},
+         "longest mate the root proof-number search tries to prove, in plies"},
         {"mcts_solver", &SearchParams::mcts_solver, Bool{true},
          "propagate proven wins, losses and draws up the tree"},
         {"transpositions", &SearchParams::transpositions, Bool{true},

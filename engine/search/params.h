@@ -28,11 +28,16 @@ struct SearchParams {
   bool dirichlet_noise;
   double dirichlet_epsilon;
   double dirichlet_alpha;
-  // Eq. (12) check enhancement and the mate-in-one look-ahead of paper 9.2.7
+  // Eq. (12) check enhancement
   bool check_enhancement;
   double check_threshold;
   double check_factor;
-  bool mate_in_one;
+  // Mate searches beside the tree (design 2d): a short one at every new leaf, a proof-number
+  // search at the root in a thread of its own
+  int leaf_mate_plies;  // 0 = off, 1 = mate in one (paper 9.2.7), 3, 5, ...
+  std::int64_t leaf_mate_nodes;
+  double root_mate_share;  // of one core; 0 = off
+  int root_mate_plies;
   bool mcts_solver;
   bool transpositions;
   bool reuse_tree;

@@ -1,7 +1,8 @@
-// The search itself: selection (PUCT with virtual loss), expansion, backup, and the root's
-// preparation (its evaluation, Dirichlet noise). The worker pool that drives it is in
-// search_workers.cpp, the tree's memory and reuse in search_tree.cpp, the reports in
-// search_snapshot.cpp, the solver in solver.h.
+// The search itself: selection (PUCT with virtual loss), expansion with the leaf mate search,
+// backup, and the root's preparation (its evaluation, Dirichlet noise). The worker pool that
+// drives it is in search_workers.cpp, the tree's memory and reuse in search_tree.cpp, the root
+// prover's hooks in search_prover.cpp, the reports in search_snapshot.cpp, the solver in
+// solver.h.
 #include "engine/search/search.h"
 
 #include <algorithm>
@@ -11,10 +12,12 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/search/expansion.h"
 #include "engine/search/formulas.h"
+#include "engine/search/mate_search.h"
 #include "engine/search/search_internal.h"
 #include "engine/search/solver.h"
 
@@ -55,14 +58,18 @@ void Search::expand(Node* node, EvalBlock* block, const Position& pos,
     make_terminal(node, block->value < 0 ? Proof::kLoss : Proof::kDraw);
     return;
   }
-  if (block->mate_edge >= 0) {
-    // The mating child exists from the start, as a terminal loss for the side it leaves to
-    // move; the solver then proves this node won, and selection stops exploring elsewhere.
+  if (block->mate_plies > 0) {
+    // The mating child exists from the start, as a proven loss for the side it leaves to move
+    // (terminal when the mate is at once); the solver then proves this node won, and selection
+    // stops exploring elsewhere.
     Node* child = new Node(std::uint16_t(block->mate_edge));
     ++tree_nodes_;
-    make_terminal(child, Proof::kLoss);
+    if (block->mate_plies == 1)
+      make_terminal(child, Proof::kLoss);
+    else
+      child->set_proof(Proof::kLoss, block->mate_plies - 1);
     node->link_child(nullptr, child);
-    if (params_.mcts_solver) node->set_proof(Proof::kWin, 1);
+    if (params_.mcts_solver) node->set_proof(Proof::kWin, block->mate_plies);
   }
 }
 
@@ -199,12 +206,15 @@ Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
         }
       }
       const int k = int(b.leaves.size());
-      b.leaves.push_back({int(b.paths.size()), int(w.path.size()), key});
+      b.leaves.push_back({int(b.paths.size()), int(w.path.size()), int(b.keys.size()),
+                          int(w.path_keys.size()), key});
       b.paths.insert(b.paths.end(), w.path.begin(), w.path.end());
+      b.keys.insert(b.keys.end(), w.path_keys.begin(), w.path_keys.end());
       if (int(b.inputs.size()) <= k) {
         b.inputs.resize(k + 1);
         b.outputs.resize(k + 1);
         b.blocks.resize(k + 1);
+        b.mates.resize(k + 1);
       }
       b.inputs[k].position = w.pos;
       b.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
@@ -239,13 +249,48 @@ void Search::integrate(Batch& b, int i) {
   EvalBlock* block = b.blocks[i];
   b.blocks[i] = nullptr;
   --pending_;
-  ++evaluations_;
+  if (block->evaluated) ++evaluations_;
   block_bytes_ += block->bytes();
-  if (params_.transpositions) cache_.insert(leaf.key, block);
+  // A mate that a repetition of the path helped to prove is this node's alone.
+  const bool shareable = !(block->mate_plies > 0 && b.mates[i].uses_history);
+  if (params_.transpositions && shareable) cache_.insert(leaf.key, block);
   expand(node, block, b.inputs[i].position, nullptr);
   const bool proven = node->proof() != Proof::kNone;
   if (proven) solve_upward(path, leaf.path_length);
   backup(path, leaf.path_length, proven ? node->proof_value() : block->value);
+}
+
+// The leaf mate search (design 2d), outside the tree lock, before the network sees the leaves:
+// each leaf whose side to move has a forced mate within params.leaf_mate_plies is a proven
+// win without a network call. The proven leaves move to the end of the batch, the evaluator
+// gets the rest.
+void Search::prove_leaves(Worker& w, Batch& b) {
+  const int k = int(b.leaves.size());
+  b.to_evaluate = k;
+  if (params_.leaf_mate_plies <= 0) {
+    for (int i = 0; i < k; ++i) b.mates[i] = MateProof{};
+    return;
+  }
+  const MateLimits limits{params_.leaf_mate_plies, params_.leaf_mate_nodes};
+  for (int i = 0; i < k; ++i) {
+    const Leaf& leaf = b.leaves[i];
+    // The game's positions, then the path's down to the leaf's parent (history_keys_ changes
+    // only between searches).
+    w.earlier.assign(history_keys_.begin(), history_keys_.end());
+    w.earlier.insert(w.earlier.end(), b.keys.begin() + leaf.keys_begin,
+                     b.keys.begin() + leaf.keys_begin + std::max(0, leaf.keys_length - 1));
+    b.mates[i] = w.mate.find(b.inputs[i].position, limits, w.earlier);
+  }
+  for (int i = 0; i < b.to_evaluate;) {
+    if (!b.mates[i].found()) {
+      ++i;
+      continue;
+    }
+    --b.to_evaluate;
+    std::swap(b.leaves[i], b.leaves[b.to_evaluate]);
+    std::swap(b.inputs[i], b.inputs[b.to_evaluate]);
+    std::swap(b.mates[i], b.mates[b.to_evaluate]);
+  }
 }
 
 void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
@@ -260,6 +305,12 @@ void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
     evaluator_->evaluate(std::span<const EvalInput>(&input, 1), std::span<Evaluation>(&out, 1));
     block = make_eval_block(root_pos_, out, exp_opts);
     if (block->num_edges == 0) block->value = terminal_value(root_pos_);
+    if (params_.leaf_mate_plies > 0 && block->num_edges > 0) {
+      MateSearch mate;
+      const MateProof proof = mate.find(
+          root_pos_, MateLimits{params_.leaf_mate_plies, params_.leaf_mate_nodes}, history_keys_);
+      if (proof.found()) attach_mate(*block, proof);
+    }
     // The root's moves become the bestmove: they are checked, the other nodes' are not (see
     // block_matches_position).
     if (!block_matches_position(*block, root_pos_)) {
@@ -323,4 +374,5 @@ void Search::apply_root_noise() {
   block_bytes_ += b->bytes();
   root_->set_block(b);
 }
+
 }  // namespace zh

@@ -19,9 +19,10 @@
 // a condition variable (the pool grows to the most ever asked for), join() waits until they
 // are back to sleep. No thread is created or joined per move.
 //
-// Files: search.cpp selects, expands and backs up; search_workers.cpp is the worker pool and
-// its batches; search_tree.cpp the tree's memory, reuse (set_game) and audit;
-// search_snapshot.cpp the reports; solver.h proves nodes from their children.
+// Files: search.cpp selects, expands (with the leaf mate search) and backs up;
+// search_workers.cpp is the worker pool and its batches; search_tree.cpp the tree's memory,
+// reuse (set_game) and audit; search_prover.cpp the root prover's hooks; search_snapshot.cpp
+// the reports; solver.h proves nodes from their children.
 
 #include <atomic>
 #include <condition_variable>
@@ -40,6 +41,7 @@
 #include "engine/search/move_choice.h"
 #include "engine/search/node.h"
 #include "engine/search/params.h"
+#include "engine/search/root_prover.h"
 
 namespace zh {
 
@@ -148,6 +150,7 @@ class Search {
   // The solver (solver.h) over a path whose leaf was just proven, when params.mcts_solver.
   void solve_upward(Node* const* path, int length);
   bool is_repetition(const std::vector<std::uint64_t>& path_keys, const Position& pos) const;
+  void prove_leaves(Worker& w, Batch& b);
   void expand_root_locked(std::unique_lock<std::mutex>& lock);
   void apply_root_noise();
   // search_workers.cpp: the pool and the stop conditions.
@@ -164,6 +167,13 @@ class Search {
   void free_garbage_locked(std::size_t max_nodes);
   bool over_caps_locked() const;
   std::size_t bytes_locked() const;
+  // search_prover.cpp: the root proof-number search (root_prover.h) and what it hands back,
+  // under the tree lock.
+  void start_prover_locked();
+  std::vector<Move> prover_candidates();
+  void prover_mate_found(Move move, int plies);
+  void prover_move_refuted(Move move, int plies);
+  Node* root_child_locked(Move move);  // found or made
   // search_snapshot.cpp
   void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
 
@@ -212,6 +222,7 @@ class Search {
   bool quit_ = false;
   std::vector<std::unique_ptr<Worker>> worker_state_;  // one per thread, reused
   std::vector<std::thread> threads_;
+  std::unique_ptr<RootProver> prover_;  // made by the first search that uses it
 };
 
 }  // namespace zh

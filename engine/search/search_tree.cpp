@@ -119,6 +119,15 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
     discard_locked(node);
     node = nullptr;
   }
+  // A node proven by a leaf mate search before any network call has no priors to search
+  // with: start afresh (the root's own mate search proves the mate again at once).
+  if (node && node->expanded() && !node->block()->evaluated) {
+    discard_locked(node);
+    node = nullptr;
+  }
+  // A proof is about the tree below the root: the solver proves a kept root again from its
+  // children, and a root proven from outside (a mate proof) is searched, not trusted blindly.
+  if (node && !node->terminal()) node->set_proof(Proof::kNone, 0);
   root_ = node;
   if (!root_) {
     root_ = new Node(0);

@@ -84,6 +84,7 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
   team_size_ = n;
   busy_ = n;
   ++generation_;
+  start_prover_locked();
   lock.unlock();
   pool_cv_.notify_all();
 }
@@ -96,8 +97,13 @@ void Search::request_stop() {
 }
 
 void Search::join() {
-  std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] { return busy_ == 0; });
+  {
+    std::unique_lock lock(mutex_);
+    idle_cv_.wait(lock, [&] { return busy_ == 0; });
+  }
+  // The workers stop only once stop_ is set, and so does the prover (outside the tree lock:
+  // its callbacks take it).
+  if (prover_) prover_->wait();
   finished_.store(true, std::memory_order_release);
 }
 
@@ -159,6 +165,7 @@ void Search::pool_loop(int index, std::uint64_t seen_generation) {
 bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
   b.leaves.clear();
   b.paths.clear();
+  b.keys.clear();
   int terminals = 0;
   std::unique_lock lock(mutex_);
   int collisions = 0;
@@ -186,10 +193,11 @@ bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
 // Hands the batch to the evaluator: in the background where `async` (the thread goes on to
 // select the next batch), else on this thread. Outside the tree lock.
 void Search::submit(Batch& b, bool async) {
-  const int k = int(b.leaves.size());
+  const int k = b.to_evaluate;
+  b.error = nullptr;
+  if (k == 0) return;  // every leaf was a proven mate
   const std::span<const EvalInput> inputs(b.inputs.data(), k);
   const std::span<Evaluation> outputs(b.outputs.data(), k);
-  b.error = nullptr;
   try {
     if (async)
       b.done = evaluator_->evaluate_async(inputs, outputs);
@@ -213,10 +221,12 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
   }
   if (!b.error) {
     try {
-      for (int i = 0; i < k; ++i) {
+      for (int i = 0; i < b.to_evaluate; ++i) {
         b.blocks[i] = make_eval_block(b.inputs[i].position, b.outputs[i], exp_opts);
         if (b.blocks[i]->num_edges == 0) b.blocks[i]->value = terminal_value(b.inputs[i].position);
       }
+      for (int i = b.to_evaluate; i < k; ++i)
+        b.blocks[i] = make_proven_block(b.inputs[i].position, b.mates[i]);
     } catch (...) {
       b.error = std::current_exception();
     }
@@ -276,6 +286,7 @@ void Search::worker_loop(Worker& w) {
         if (in_flight > 0) break;  // our own batch's backup is what the tree waits for
         continue;
       }
+      prove_leaves(w, b);
       submit(b, async);
       ++in_flight;
     }

@@ -48,7 +48,9 @@ BotSettings& BotSettings::set_quoted(const std::string& section, const std::stri
 }
 
 BotSettings& BotSettings::without_mate_search() {
-  return set("search", "mate_in_one", "false").set("search", "mcts_solver", "false");
+  return set("search", "leaf_mate_plies", "0")
+      .set("search", "root_mate_share", "0")
+      .set("search", "mcts_solver", "false");
 }
 
 BotSettings& BotSettings::shipped_evaluator() {

@@ -27,7 +27,7 @@ class BotSettings {
   // The value as a YAML double-quoted string (paths, URLs).
   BotSettings& set_quoted(const std::string& section, const std::string& key,
                           std::string_view value);
-  // No mate-in-one check and no solver: the search runs its full budget even when it sees a
+  // No mate searches and no solver: the search runs its full budget even when it sees a
   // mate, so a test can control how long a move or a game takes.
   BotSettings& without_mate_search();
   // The evaluator the shipped configuration plays with (the network in models/ where zhbot is

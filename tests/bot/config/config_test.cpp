@@ -147,6 +147,10 @@ TEST(Config, UnknownKeysAndSectionsAreRejectedWithTheAllowedOnes) {
   // A key of another section is not accepted in the wrong place.
   e = error_of("game:\n  base_url: http://x\n");
   EXPECT_NE(e.find("unknown key 'game.base_url'"), std::string::npos) << e;
+  // A key an earlier version read names what replaced it.
+  e = error_of("search:\n  mate_in_one: true\n");
+  EXPECT_NE(e.find("unknown key 'search.mate_in_one'"), std::string::npos) << e;
+  EXPECT_NE(e.find("search.leaf_mate_plies"), std::string::npos) << e;
   e = error_of("- just\n- a list\n");
   EXPECT_NE(e.find("top level"), std::string::npos) << e;
   e = error_of("challenge: [\n");

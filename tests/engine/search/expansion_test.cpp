@@ -32,7 +32,7 @@ TEST(Expansion, CheckEnhancementEq12HandComputed) {
   EXPECT_FLOAT_EQ(q[0], 0.5f);
 }
 
-TEST(Expansion, BlockIsSortedByPriorAndFindsMateInOne) {
+TEST(Expansion, BlockIsSortedByPriorAndRaisesChecks) {
   // Back-rank mate by a rook drop: R@a8..R@e8 all mate.
   const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1");
   const Evaluation e = uniform(pos, 0.25f);
@@ -47,28 +47,41 @@ TEST(Expansion, BlockIsSortedByPriorAndFindsMateInOne) {
     }
   }
   EXPECT_NEAR(sum, 1.0f, 2e-3f);
-  ASSERT_GE(b->mate_edge, 0);
-  Position after = pos;
-  after.do_move(b->edges()[b->mate_edge].get_move());
-  EXPECT_TRUE(after.is_checkmate());
+  EXPECT_EQ(b->mate_edge, -1);  // mates are the mate searches' to prove
+  EXPECT_TRUE(b->evaluated);
   // Checking moves were raised above the quiet ones.
   EXPECT_TRUE(CheckDetector(pos).gives_check(b->edges()[0].get_move()));
   b->release();
 }
 
-TEST(Expansion, NoMateFlagWhenABlockingDropExists) {
-  // Same back rank, but Black holds a knight to drop on f8.
-  const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[Rn] w - - 0 1");
+TEST(Expansion, AMateProofEntersTheBlock) {
+  const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1");
+  MateSearch mate;
+  const MateProof proof = mate.find(pos, MateLimits{1, 0});
+  ASSERT_TRUE(proof.found());
   EvalBlock* b = make_eval_block(pos, uniform(pos), ExpansionOptions{});
-  EXPECT_EQ(b->mate_edge, -1);
+  attach_mate(*b, proof);
+  ASSERT_GE(b->mate_edge, 0);
+  EXPECT_EQ(b->edges()[b->mate_edge].get_move(), proof.move);
+  EXPECT_EQ(b->mate_plies, 1);
   b->release();
+
+  // Proven before any network call: every legal move, the mate first, not evaluated.
+  EvalBlock* p = make_proven_block(pos, proof);
+  EXPECT_EQ(p->num_edges, pos.count_legal_moves());
+  EXPECT_TRUE(block_matches_position(*p, pos));
+  EXPECT_EQ(p->mate_edge, 0);
+  EXPECT_EQ(p->edges()[0].get_move(), proof.move);
+  EXPECT_EQ(p->mate_plies, 1);
+  EXPECT_FALSE(p->evaluated);
+  EXPECT_FLOAT_EQ(p->value, 1.0f);
+  p->release();
 }
 
 TEST(Expansion, OptionsOffKeepTheEvaluatorsPriors) {
   const Position pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1");
   ExpansionOptions off;
   off.check_enhancement = false;
-  off.mate_in_one = false;
   const Evaluation e = uniform(pos);
   EvalBlock* b = make_eval_block(pos, e, off);
   EXPECT_EQ(b->mate_edge, -1);

@@ -1,0 +1,101 @@
+#include "engine/search/root_prover.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+namespace zh {
+
+RootProver::RootProver() : pns_(std::size_t(1) << 18), thread_([this] { loop(); }) {}
+
+RootProver::~RootProver() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void RootProver::start(const Position& root, std::vector<std::uint64_t> earlier,
+                       const RootProverParams& params, RootProverHooks hooks,
+                       const std::atomic<bool>* stop) {
+  {
+    std::lock_guard lock(mutex_);
+    root_ = root;
+    earlier_ = std::move(earlier);
+    params_ = params;
+    hooks_ = std::move(hooks);
+    stop_ = stop;
+    nodes_.store(0, std::memory_order_relaxed);
+    has_job_ = true;
+    busy_ = true;
+  }
+  cv_.notify_all();
+}
+
+void RootProver::wait() {
+  std::unique_lock lock(mutex_);
+  cv_.wait(lock, [&] { return !busy_; });
+}
+
+void RootProver::loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    cv_.wait(lock, [&] { return quit_ || has_job_; });
+    if (quit_) return;
+    has_job_ = false;
+    lock.unlock();
+    run_job();
+    lock.lock();
+    busy_ = false;
+    hooks_ = {};  // the callbacks point into the search: none outlives its job
+    cv_.notify_all();
+  }
+}
+
+// Sleeps so that `busy_seconds` of work is `share` of the time since it began, in short steps
+// that watch the stop flag.
+void RootProver::pace(double busy_seconds) {
+  if (params_.share >= 1.0) return;
+  auto left = std::chrono::duration<double>(busy_seconds * (1.0 - params_.share) / params_.share);
+  constexpr auto kStep = std::chrono::milliseconds(2);
+  while (left.count() > 0 && !stopped()) {
+    std::this_thread::sleep_for(kStep);
+    left -= kStep;
+  }
+}
+
+void RootProver::run_job() {
+  using Clock = std::chrono::steady_clock;
+  std::vector<std::uint64_t> after_root = earlier_;
+  after_root.push_back(root_.key());
+  pns_.clear();
+  bool ours_disproven = false;
+  for (std::int64_t budget = params_.first_budget; !stopped();
+       budget = std::min(params_.max_budget, budget * 2)) {
+    const auto began = Clock::now();
+    if (!ours_disproven) {
+      const ProofResult r =
+          pns_.prove(root_, ProofLimits{budget, params_.max_plies}, earlier_, stop_);
+      nodes_.fetch_add(r.nodes, std::memory_order_relaxed);
+      if (r.proven()) {
+        if (!stopped()) hooks_.mate_found(r.move, r.plies);
+        return;
+      }
+      ours_disproven = r.disproven;
+    }
+    for (const Move m : hooks_.candidates()) {
+      if (stopped()) return;
+      Position next = root_;
+      next.do_move(m);
+      const ProofResult r =
+          pns_.prove(next, ProofLimits{budget, params_.max_plies - 1}, after_root, stop_);
+      nodes_.fetch_add(r.nodes, std::memory_order_relaxed);
+      if (r.proven() && !stopped()) hooks_.move_refuted(m, r.plies);
+    }
+    pace(std::chrono::duration<double>(Clock::now() - began).count());
+  }
+}
+
+}  // namespace zh

@@ -1,0 +1,83 @@
+#pragma once
+// The proof-number search at the root, in a thread of its own beside the tree's workers
+// (design 2d). While a search runs it tries, with budgets that double round by round:
+//  - to prove a mate for the side to move at the root (a long one: the leaf searches see only
+//    a few plies), and
+//  - for each of the tree's favourite moves, to prove the opponent's mate after it.
+// What it proves it hands to the search through two callbacks, which enter it into the tree as
+// solver proofs: a proven mate is played, a move that allows one is never chosen.
+//
+// Its cost is bounded by a share of one core: after each piece of work it sleeps so that its
+// busy time stays that share of the wall time. It stops within 256 positions of the search's
+// stop flag and never holds the tree lock while it works.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/chess/position.h"
+#include "engine/search/proof_number_search.h"
+
+namespace zh {
+
+struct RootProverParams {
+  double share = 0.1;  // of one core, in (0, 1]
+  int max_plies = 33;
+  int candidates = 3;  // the tree's favourite moves checked for the opponent's mate
+  std::int64_t first_budget = 2000;
+  std::int64_t max_budget = 4000000;  // positions per proof attempt
+};
+
+struct RootProverHooks {
+  // The moves the tree likes most, best first, without those already proven.
+  std::function<std::vector<Move>()> candidates;
+  // A mate for the root's side to move in `plies`, starting with `move`.
+  std::function<void(Move move, int plies)> mate_found;
+  // After `move`, the opponent mates in `plies` (counted from the position after the move).
+  std::function<void(Move move, int plies)> move_refuted;
+};
+
+class RootProver {
+ public:
+  RootProver();
+  ~RootProver();
+  RootProver(const RootProver&) = delete;
+  RootProver& operator=(const RootProver&) = delete;
+
+  // Starts proving for `root` (reached after the positions `earlier`) until `stop` is set.
+  // The previous job must be over (wait()).
+  void start(const Position& root, std::vector<std::uint64_t> earlier,
+             const RootProverParams& params, RootProverHooks hooks,
+             const std::atomic<bool>* stop);
+  // Blocks until the current job (if any) returned; the caller has set the stop flag.
+  void wait();
+  // Positions played by the last job: for tests and reports.
+  std::int64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+
+ private:
+  void loop();
+  void run_job();
+  bool stopped() const { return stop_->load(std::memory_order_relaxed); }
+  void pace(double busy_seconds);
+
+  ProofNumberSearch pns_;
+  Position root_;
+  std::vector<std::uint64_t> earlier_;
+  RootProverParams params_;
+  RootProverHooks hooks_;
+  const std::atomic<bool>* stop_ = nullptr;
+  std::atomic<std::int64_t> nodes_{0};
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool has_job_ = false;
+  bool busy_ = false;
+  bool quit_ = false;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+}  // namespace zh
