@@ -18,6 +18,11 @@
 // The worker threads live as long as the Search: each start() wakes `threads` of them through
 // a condition variable (the pool grows to the most ever asked for), join() waits until they
 // are back to sleep. No thread is created or joined per move.
+//
+// Files: search.cpp selects, expands (with the leaf mate search) and backs up;
+// search_workers.cpp is the worker pool and its batches; search_tree.cpp the tree's memory,
+// reuse (set_game) and audit; search_prover.cpp the root prover's hooks; search_snapshot.cpp
+// the reports; solver.h proves nodes from their children.
 
 #include <atomic>
 #include <condition_variable>
@@ -133,12 +138,7 @@ class Search {
   struct Leaf;
   enum class Pick { kEvaluate, kDone, kCollision, kStop };
 
-  void pool_loop(int index, std::uint64_t seen_generation);
-  void worker_loop(Worker& w);
-  bool gather(Worker& w, Batch& b, int batch, bool may_wait);
-  void prove_leaves(Worker& w, Batch& b);
-  void submit(Batch& b, bool async);
-  void complete(Batch& b, const ExpansionOptions& exp_opts);
+  // search.cpp: selection, expansion, backup, the root's evaluation and noise.
   Pick pick_leaf(Worker& w, Batch& b);
   // The Q an unvisited child of `node` starts with: q_init, or relative to the node (fpu_relative).
   double first_play_value(Node* node) const;
@@ -147,26 +147,35 @@ class Search {
   void revert(Node* const* path, int length);
   void integrate(Batch& b, int leaf_index);
   void expand(Node* node, EvalBlock* block, const Position& pos, std::vector<Node*>* path);
-  void make_terminal(Node* node, Proof proof);
+  // The solver (solver.h) over a path whose leaf was just proven, when params.mcts_solver.
   void solve_upward(Node* const* path, int length);
-  bool try_prove(Node* node);
   bool is_repetition(const std::vector<std::uint64_t>& path_keys, const Position& pos) const;
-  void check_limits_locked();
-  void finish_locked(StopReason reason);
+  void prove_leaves(Worker& w, Batch& b);
   void expand_root_locked(std::unique_lock<std::mutex>& lock);
   void apply_root_noise();
+  // search_workers.cpp: the pool and the stop conditions.
+  void pool_loop(int index, std::uint64_t seen_generation);
+  void worker_loop(Worker& w);
+  bool gather(Worker& w, Batch& b, int batch, bool may_wait);
+  void submit(Batch& b, bool async);
+  void complete(Batch& b, const ExpansionOptions& exp_opts);
+  void check_limits_locked();
+  void finish_locked(StopReason reason);
+  // search_tree.cpp: the tree's memory.
   void free_subtree(Node* n);
   void discard_locked(Node* n);
   void free_garbage_locked(std::size_t max_nodes);
   bool over_caps_locked() const;
   std::size_t bytes_locked() const;
-  void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
-  // The root proof-number search (root_prover.h) and what it hands back, under the tree lock.
+  // search_prover.cpp: the root proof-number search (root_prover.h) and what it hands back,
+  // under the tree lock.
   void start_prover_locked();
   std::vector<Move> prover_candidates();
   void prover_mate_found(Move move, int plies);
   void prover_move_refuted(Move move, int plies);
   Node* root_child_locked(Move move);  // found or made
+  // search_snapshot.cpp
+  void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
 
   std::shared_ptr<Evaluator> evaluator_;
   mutable std::mutex mutex_;  // guards the tree, the cache and every counter below
