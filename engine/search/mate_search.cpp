@@ -103,4 +103,39 @@ bool MateSearch::defend(const Position& pos, int depth) {
   return true;
 }
 
+std::vector<Move> MateSearch::line(const Position& start, int plies, bool attacker,
+                                   std::int64_t max_nodes) {
+  std::vector<Move> moves;
+  Position pos = start;
+  while (plies > 0) {
+    if (attacker) {
+      const MateProof proof = find(pos, MateLimits{plies, max_nodes});
+      if (!proof.found()) break;
+      moves.push_back(proof.move);
+      pos.do_move(proof.move);
+      plies = proof.plies - 1;
+    } else {
+      // The reply that puts the mate furthest off.
+      Move best;
+      int longest = -1;
+      for (const Move reply : pos.legal_moves()) {
+        Position next = pos;
+        next.do_move(reply);
+        const MateProof proof = find(next, MateLimits{plies - 1, max_nodes});
+        if (!proof.found()) return moves;  // this reply escapes as far as the budget shows
+        if (proof.plies > longest) {
+          longest = proof.plies;
+          best = reply;
+        }
+      }
+      if (longest < 0) break;  // mated: the line is complete
+      moves.push_back(best);
+      pos.do_move(best);
+      plies = longest;
+    }
+    attacker = !attacker;
+  }
+  return moves;
+}
+
 }  // namespace zh

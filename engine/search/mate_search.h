@@ -42,6 +42,12 @@ class MateSearch {
   MateProof find(const Position& pos, const MateLimits& limits,
                  std::span<const std::uint64_t> earlier = {});
 
+  // The main line of a mate of at most `plies` from `pos`: the attacker's shortest mate, the
+  // defender's longest resistance, move by move, as far as `max_nodes` per step can show it.
+  // `attacker`: whether the side to move at `pos` mates (else it is the one mated).
+  std::vector<Move> line(const Position& pos, int plies, bool attacker,
+                         std::int64_t max_nodes = 20000);
+
  private:
   bool attack(const Position& pos, int depth, Move* first);
   bool defend(const Position& pos, int depth);

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <vector>
 
+#include "engine/search/mate_search.h"
 #include "engine/search/move_choice.h"
 #include "engine/search/search.h"
 
@@ -26,6 +27,16 @@ void Search::fill_pv(Node* node, int first_edge, std::vector<Move>& pv) const {
     if (!best || (best->visits() == 0 && best->proof() == Proof::kNone)) break;
     pv.push_back(cur->block()->edges()[best->edge_index()].get_move());
     cur = best;
+  }
+  // A mate proven by a mate search ends in a node the tree never searched below: the line on
+  // from there comes from the mate search, so the PV (and the ponder move) show the mate.
+  if (cur && (cur->proof() == Proof::kWin || cur->proof() == Proof::kLoss) &&
+      cur->proof_plies() > 0 && !cur->expanded() && pv.size() < 128) {
+    Position pos = root_pos_;
+    for (const Move m : pv) pos.do_move(m);
+    MateSearch mate;
+    for (const Move m : mate.line(pos, cur->proof_plies(), cur->proof() == Proof::kWin))
+      pv.push_back(m);
   }
 }
 

@@ -117,6 +117,19 @@ TEST(MateSearch, CaptureRefutesTheBackRankMate) {
   EXPECT_FALSE(find(fen, 3).found());
 }
 
+TEST(MateSearch, LineShowsTheMateMoveByMove) {
+  // 1. Q@g8+ Rxg8 2. N@f7# (the bishop on c4 guards g8): the attacker's moves and the one reply.
+  const Position pos = Position::from_fen("5r1k/6pp/8/8/2B5/8/5PPP/6K1[QN] w - - 0 1");
+  MateSearch search;
+  std::vector<std::string> line;
+  for (Move m : search.line(pos, 3, true)) line.push_back(to_uci(m));
+  EXPECT_EQ(line, (std::vector<std::string>{"Q@g8", "f8g8", "N@f7"}));
+  // From the defender's side after the first move: the reply, then the mate.
+  Position after = pos;
+  after.do_move(parse_uci(pos, "Q@g8"));
+  EXPECT_EQ(search.line(after, 2, false).size(), 2u);
+}
+
 TEST(MateSearch, NoChecksNoMate) {
   const MateProof p = find(Position::kStartFen.data(), 7);
   EXPECT_FALSE(p.found());
