@@ -9,7 +9,7 @@
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$work" && mkdir -p "$work/shared/teacher-50" "$work/out"
+rm -rf "$work" && mkdir -p "$work/pool/teacher-50" "$work/out"
 if [[ ! -x /usr/games/fairy-stockfish ]]; then
   echo "SKIP: fairy-stockfish is not installed"; exit 0
 fi
@@ -22,13 +22,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 for seed in 3 4; do
   "$zhbot" datagen --out "$work/made/chunk-$seed" --nodes 50 --games 2 --workers 2 \
     --max-plies 40 --seed "$seed" >/dev/null
-  tar -cJf "$work/shared/teacher-50/chunk-$seed.tar.xz" -C "$work/made" "chunk-$seed"
+  tar -cJf "$work/pool/teacher-50/chunk-$seed.tar.xz" -C "$work/made" "chunk-$seed"
 done
 # The lab has made the top seed of the toy recipe (100-103) already.
 mkdir -p "$work/lab/data/teacher-50" && touch "$work/lab/data/teacher-50/chunk-103.done"
 
 export DIR=$work/session CARRY=$work/carry SCALE=toy DEVICE=cpu PYTHON=$python \
-  SHIPPED_NET=$work/shipped.pt ZHBOT_LAB=$work/lab ZHBOT_SHARED_DATA=$work/shared \
+  SHIPPED_NET=$work/shipped.pt ZHBOT_LAB=$work/lab ZHBOT_SHARED_DATA=$work/pool \
   RECIPE_SEED=100 RECIPE_CHUNKS=4 GPU_CHUNKS=2 WORKERS=2
 session() { bash "$root/tools/gpu_session.sh" "$@"; }
 
@@ -40,7 +40,7 @@ check "prepare: both chunks travel" "[[ \$(ls '$CARRY'/chunks/chunk-*.tar.xz | w
 check "prepare: a zhbot and the teacher travel" "[[ -x '$CARRY/bin/zhbot' && -x '$CARRY/bin/fairy-stockfish' ]]"
 # What travels is bounded: an archive larger than the room left (sparse: 70 MiB that take no
 # disk) stays behind, the one before it travels.
-mkdir -p "$work/big" && cp "$work/shared/teacher-50/chunk-3.tar.xz" "$work/big/"
+mkdir -p "$work/big" && cp "$work/pool/teacher-50/chunk-3.tar.xz" "$work/big/"
 truncate -s 70M "$work/big/chunk-4.tar.xz"
 DATAGEN_ZHBOT=$zhbot CARRY_CHUNKS=$work/big CARRY=$work/carry-big session prepare \
   >"$work/prepare-big.log" 2>&1 || { cat "$work/prepare-big.log"; fail "the prepare with a big chunk failed"; }

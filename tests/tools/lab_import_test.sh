@@ -7,12 +7,12 @@
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$work" && mkdir -p "$work/made" "$work/shared/teacher-50"
+rm -rf "$work" && mkdir -p "$work/made" "$work/pool/teacher-50"
 if [[ ! -x /usr/games/fairy-stockfish ]]; then
   echo "SKIP: fairy-stockfish is not installed"; exit 0
 fi
 fail() { echo "FAIL: $*"; exit 1; }
-made=$work/made shared=$work/shared/teacher-50
+made=$work/made pool=$work/pool/teacher-50
 
 # One-game chunks at 50 nodes, made as the shared folder's were (datagen's defaults otherwise).
 make_chunk() {  # make_chunk SEED: $made/chunk-SEED and its datagen output
@@ -21,17 +21,17 @@ make_chunk() {  # make_chunk SEED: $made/chunk-SEED and its datagen output
 }
 make_chunk 7
 make_chunk 8
-tar -cJf "$shared/chunk-7.tar.xz" -C "$made" chunk-7
+tar -cJf "$pool/chunk-7.tar.xz" -C "$made" chunk-7
 # Damaged: seed 8's archive with a run of its bytes overwritten (xz's checksum catches it).
-tar -cJf "$shared/chunk-8.tar.xz" -C "$made" chunk-8
-size=$(stat -c %s "$shared/chunk-8.tar.xz")
-printf 'damaged%.0s' {1..8} | dd of="$shared/chunk-8.tar.xz" bs=1 seek=$((size / 2)) conv=notrunc \
+tar -cJf "$pool/chunk-8.tar.xz" -C "$made" chunk-8
+size=$(stat -c %s "$pool/chunk-8.tar.xz")
+printf 'damaged%.0s' {1..8} | dd of="$pool/chunk-8.tar.xz" bs=1 seek=$((size / 2)) conv=notrunc \
   status=none
 # Another seed's games under seed 9's name.
 mkdir -p "$work/renamed" && cp -r "$made/chunk-7" "$work/renamed/chunk-9"
-tar -cJf "$shared/chunk-9.tar.xz" -C "$work/renamed" chunk-9
+tar -cJf "$pool/chunk-9.tar.xz" -C "$work/renamed" chunk-9
 
-export ZHBOT_LAB=$work/lab ZHBOT_SHARED_DATA=$work/shared ZHBOT=$zhbot PYTHON=$python \
+export ZHBOT_LAB=$work/lab ZHBOT_SHARED_DATA=$work/pool ZHBOT=$zhbot PYTHON=$python \
   PREVIOUS=$root/models/zhbot-net-1.pt DATA_ONLY=1 CHUNKS=3 SEED=7 NODES=50 CHUNK_GAMES=1 \
   WORKERS=1 TEST_NODES=60 TEST_GAMES=1 DATAGEN_OPTS=
 bash "$root/tools/next_network.sh" "$work/run" > "$work/first.log" 2>&1 \
@@ -40,7 +40,7 @@ data=$work/lab/data/teacher-50
 
 # The good archive: imported, its positions counted as datagen wrote them, marked done.
 written=$(sed -n 's/^positions *\([0-9]*\) written.*/\1/p' "$made/chunk-7.out")
-grep -q "^imported $shared/chunk-7.tar.xz: chunk-7: $written positions from 1 of 1 games of seed 7" \
+grep -q "^imported $pool/chunk-7.tar.xz: chunk-7: $written positions from 1 of 1 games of seed 7" \
   "$work/first.log" || fail "chunk-7 was not imported with its $written positions"
 [[ -e $data/chunk-7.done ]] || fail "the imported chunk-7 is not marked done"
 diff -r "$made/chunk-7" "$data/chunk-7" || fail "the imported chunk-7 differs from the archived one"
@@ -50,9 +50,9 @@ if grep -q '^throughput' "$data/chunk-7.log"; then
 fi
 
 # The damaged archive and the stranger: refused with their names, made again from their seeds.
-grep -q "^refused $shared/chunk-8.tar.xz: does not unpack" "$work/first.log" \
+grep -q "^refused $pool/chunk-8.tar.xz: does not unpack" "$work/first.log" \
   || fail "the damaged chunk-8 archive was not refused by name"
-grep -q "^refused $shared/chunk-9.tar.xz: .*not among seed 9's first 1 games" "$work/first.log" \
+grep -q "^refused $pool/chunk-9.tar.xz: .*not among seed 9's first 1 games" "$work/first.log" \
   || fail "the archive of another seed's games was not refused by name"
 for seed in 8 9; do
   grep -q "chunk-$seed is made again from its seed" "$work/first.log" \
