@@ -55,7 +55,7 @@ case "$SCALE" in
   toy)  # the CI test (tests/tools/gpu_session_test.sh): every step for real, on a CPU
     NODES=${NODES:-50}
     CHUNK_GAMES=${CHUNK_GAMES:-1}
-    DATAGEN_OPTS=${DATAGEN_OPTS:---max-plies 30}
+    DATAGEN_OPTS=${DATAGEN_OPTS:---max-plies 12}
     TRAIN_OPTS=${TRAIN_OPTS:---batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1}
     SESSION_SECONDS=${SESSION_SECONDS:-45}
     EXPORT_SECONDS=${EXPORT_SECONDS:-12}
