@@ -20,10 +20,13 @@
 # Everything lives in the lab (tools/lab.sh: $ZHBOT_LAB, default /var/tmp/zhbot-lab), outside
 # the checkout: the teacher chunks in LAB/data/teacher-NODES (shared by every run that uses the
 # same seeds, so a later network reuses them), the held-out test set in LAB/data/test-TEST_NODES,
-# the run in DIR. Every step leaves a marker (tools/steps.sh) and is skipped when run again, so
-# after an interruption (or a new checkout) the same command goes on: a data chunk cut off is
-# made again from its seed, the training resumes from its last checkpoint, the match from its
-# last finished game. A lab that is gone is made again from the seeds.
+# the run in DIR. A chunk that the shared folder holds ($ZHBOT_SHARED_DATA/teacher-NODES/
+# chunk-SEED.tar.xz, tools/lab.sh) is imported and checked instead of made; a damaged one is
+# refused with its name and made from its seed. Every step leaves a marker (tools/steps.sh) and
+# is skipped when run again, so after an interruption (or a new checkout) the same command goes
+# on: a data chunk cut off is made again from its seed, the training resumes from its last
+# checkpoint, the match from its last finished game. A lab that is gone is made again from the
+# seeds (and the shared folder).
 # Shipping is then a decision, not a step (the end of training/README.md's lab section says how).
 # DATA_ONLY=1 stops after the chunks and the test set: how the bulk of the data is made, a
 # chunk at a time, whenever the machine is free (the chunks are then shared by every run).
@@ -77,11 +80,22 @@ elif [[ -n "$BASE_DATA" && ! -d "$BASE_DATA" ]]; then
 fi
 mkdir -p "$DIR" "$DATA_DIR" "$TEST_SET"
 source tools/steps.sh
+exec 3>&1  # the terminal: a step's output goes to its log, a chunk's import verdict to both
 
 chunk() {  # chunk SEED: CHUNK_GAMES teacher games from that seed; one cut off is made again
+  # A chunk of the shared folder (the same seed, node count and games, datagen's defaults) is
+  # imported instead; a damaged one is refused with its name and made here from its seed.
+  local attempt verdict archive=$ZHBOT_SHARED_DATA/teacher-$NODES/chunk-$1.tar.xz
+  if [[ -f $archive && -z $DATAGEN_OPTS ]]; then
+    if verdict=$(lab_import_chunk "$archive" "$DATA_DIR" "$1" "$CHUNK_GAMES" "$NODES"); then
+      echo "$verdict" && echo "$verdict" >&3
+      return 0
+    fi
+    verdict+="; chunk-$1 is made again from its seed"
+    echo "$verdict" && echo "$verdict" >&3
+  fi
   # Three tries: on a loaded machine a niced teacher can miss its start-up deadline, and a
   # night's bulk run should not stop on that.
-  local attempt
   for attempt in 1 2 3; do
     rm -rf "$DATA_DIR/chunk-$1"
     # shellcheck disable=SC2086  # DATAGEN_OPTS is a list of options
