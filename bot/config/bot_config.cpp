@@ -28,7 +28,9 @@ const OptionTable<ChallengePolicyOptions> kChallengeOptions{
          List{"crazyhouse",
               {"standard", "chess960", "crazyhouse", "antichess", "atomic", "horde",
                "kingOfTheHill", "racingKings", "threeCheck", "fromPosition"}},
-         "accepted variants, comma-separated lichess keys"},
+         "accepted variants, comma-separated lichess keys: crazyhouse is the only one zhbot "
+         "plays, so check-config refuses any other (challenges in other variants are declined "
+         "with 'variant')"},
         {"speeds", &ChallengePolicyOptions::speeds,
          List{"bullet,blitz,rapid,classical",
               {"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}},
@@ -211,6 +213,13 @@ void check(const BotConfig& c) {
                       "127.0.0.1, localhost or [::1])");
   const ChallengePolicyOptions& p = c.challenge;
   if (p.variants.empty()) throw not_allowed("variants", "", "at least one variant");
+  // Another variant would be accepted and then never played, holding a slot until aborted.
+  for (const auto& variant : p.variants)
+    if (variant != kPlayedVariant)
+      throw not_allowed("variants", variant,
+                        std::string(kPlayedVariant) +
+                            " only: zhbot's engine plays crazyhouse alone and declines every other "
+                            "variant with 'variant'");
   if (p.min_base_s > p.max_base_s)
     throw not_allowed("min_base_s", std::to_string(p.min_base_s),
                       "at most max_base_s (" + std::to_string(p.max_base_s) + ")");
