@@ -167,7 +167,7 @@ void add_run_command(CLI::App& app) {
     evaluator.warnings.clear();  // logged once above, not again by every game's engine
     std::shared_ptr<const bot::BookSources> book_sources;
     try {
-      book_sources = bot::load_book_sources(config.bot.book);
+      book_sources = bot::load_book_sources(config.bot.book, token.token);
     } catch (const book::BookError& e) {
       throw tools::CommandExit(bot::kExitConfig, e.what());  // a bad book file: fix it first
     }
@@ -175,8 +175,9 @@ void add_run_command(CLI::App& app) {
       spdlog::info("opening book {}: {} positions, used up to ply {}", config.bot.book.file,
                    book_sources->book->positions(), config.bot.book.max_ply);
     if (book_sources && book_sources->explorer)
-      spdlog::info("opening explorer {} (timeout {} ms)", config.bot.book.explorer_url,
-                   config.bot.book.explorer_timeout_ms);
+      spdlog::info("opening explorer {} (timeout {} ms, {})", config.bot.book.explorer_url,
+                   config.bot.book.explorer_timeout_ms,
+                   book_sources->explorer_token ? "with the bot's token" : "without a token");
     Options engine_options;
     Engine::declare_options(engine_options);
     apply_device_defaults(config.options);  // GPU-sized threads and batches on a device
@@ -194,6 +195,11 @@ void add_run_command(CLI::App& app) {
     bot::Daemon daemon(config.bot, token.token, make_engine);
     if (const auto service = evaluator.service)
       daemon.set_batch_fill_source([service] { return service->stats().mean_fill_ratio; });
+    if (book_sources && book_sources->explorer_watch)
+      daemon.metrics().set_explorer_source([watch = book_sources->explorer_watch] {
+        const bot::ExplorerCounts c = watch->counts();
+        return bot::ExplorerFigures{c.answered, c.failed, c.failing};
+      });
     if (evaluator.service || evaluator.failover)
       daemon.metrics().set_evaluator_source([evaluator] { return evaluator_figures(evaluator); });
     int rc = 0;
