@@ -213,7 +213,8 @@ void ChallengeDesk::on_challenge_declined(const Challenge& c) {
   deps_.ledger->remember_decline(user, reason, memory);
 }
 
-bool ChallengeDesk::on_game_start(const GameInfo& game) {
+bool ChallengeDesk::on_game_start(const GameInfo& game, bool* known) {
+  if (known) *known = false;
   bool bot = false;
   {
     std::lock_guard lock(mutex_);
@@ -228,6 +229,7 @@ bool ChallengeDesk::on_game_start(const GameInfo& game) {
     }
     auto it = pending_.find(game.game_id);
     if (it == pending_.end()) return false;
+    if (known) *known = true;
     bot = it->second.bot;
     if (it->second.started) return bot;  // a replayed gameStart: counted already
     it->second.started = true;
