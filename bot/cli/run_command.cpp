@@ -1,15 +1,11 @@
 // `zhbot run`: the lichess bot daemon.
-#include <pthread.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "bot/book/book_move_engine.h"
 #include "bot/cli/commands.h"
@@ -19,6 +15,7 @@
 #include "bot/daemon/daemon.h"
 #include "bot/daemon/exit_codes.h"
 #include "bot/daemon/process_secrecy.h"
+#include "bot/daemon/stop_signals.h"
 #include "bot/game/engine_adapter.h"
 #include "bot/logging/log_setup.h"
 #include "engine/engine.h"
@@ -52,59 +49,6 @@ LoadedEvaluator build_evaluator(const Options& options) {
         loaded.backend);
   return loaded;
 }
-
-// SIGINT/SIGTERM are blocked in every thread and read here: the first drains, the second
-// leaves at once; a third (or a drain that hangs) ends the process.
-class SignalWatcher {
- public:
-  explicit SignalWatcher(bot::Daemon& daemon) : daemon_(daemon) {
-    thread_ = std::thread([this] { loop(); });
-  }
-  ~SignalWatcher() {
-    done_ = true;
-    thread_.join();
-  }
-
-  static void block_signals() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  }
-
- private:
-  void loop() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    int count = 0;
-    std::chrono::steady_clock::time_point first;
-    while (!done_) {
-      timespec timeout{0, 200'000'000};
-      const int sig = sigtimedwait(&set, nullptr, &timeout);
-      if (sig < 0) continue;
-      // Some supervisors signal the process and then its whole group, so one stop request
-      // can arrive twice at once; only a second signal a moment later means "now".
-      if (count == 1 && std::chrono::steady_clock::now() - first < std::chrono::seconds(1))
-        continue;
-      if (++count == 1) first = std::chrono::steady_clock::now();
-      if (count == 1) {
-        daemon_.request_shutdown();
-      } else if (count == 2) {
-        spdlog::warn("second signal: leaving now");
-        daemon_.request_immediate_exit();
-      } else {
-        _exit(0);
-      }
-    }
-  }
-
-  bot::Daemon& daemon_;
-  std::atomic<bool> done_{false};
-  std::thread thread_;
-};
 
 // The evaluator's health and inference figures for /metrics and /healthz.
 bot::EvaluatorFigures evaluator_figures(const LoadedEvaluator& e) {
@@ -155,7 +99,9 @@ void add_run_command(CLI::App& app) {
     spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
     if (!no_core) spdlog::warn("could not turn core dumps off; a core file could hold the token");
 
-    SignalWatcher::block_signals();  // before any thread starts, so all inherit the mask
+    // Before the daemon's threads start, so all inherit the mask; a thread that exists already
+    // (a math library's pool) runs the handler instead.
+    bot::StopSignals::install();
     LoadedEvaluator evaluator;
     try {
       evaluator = build_evaluator(config.options);
@@ -204,7 +150,8 @@ void add_run_command(CLI::App& app) {
       daemon.metrics().set_evaluator_source([evaluator] { return evaluator_figures(evaluator); });
     int rc = 0;
     {
-      SignalWatcher signals(daemon);
+      bot::StopSignals signals([&daemon] { daemon.request_shutdown(); },
+                               [&daemon] { daemon.request_immediate_exit(); });
       rc = daemon.run();
     }
     spdlog::default_logger()->flush();
