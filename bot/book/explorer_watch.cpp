@@ -8,9 +8,7 @@ namespace zh::bot {
 
 ExplorerWatch::ExplorerWatch(std::shared_ptr<OpeningExplorer> inner, std::string url,
                              bool token_sent)
-    : inner_(std::move(inner)),
-      url_(std::move(url)),
-      token_sent_(token_sent)) {}
+    : inner_(std::move(inner)), url_(std::move(url)), token_sent_(token_sent) {}
 
 ExplorerAnswer ExplorerWatch::query(const std::string& fen) {
   ExplorerAnswer answer = inner_->query(fen);
@@ -41,7 +39,7 @@ void ExplorerWatch::note(const ExplorerAnswer& answer) {
         "logged again)",
         url_, answer.error, hint);
   } else if (recovered) {
-    spdlog::info("opening explorer {} answers again", url_);
+    spdlog::info("opening explorer {} is back: it answered again", url_);
   }
 }
 

@@ -28,7 +28,7 @@ sigset_t stop_set() {
 }
 
 // Async-signal-safe: one write(2), errno kept for the interrupted code.
-extern "C" void on_stop_signal(int sig) {
+void write_stop_signal_to_pipe(int sig) {
   const int saved = errno;
   const unsigned char byte = static_cast<unsigned char>(sig);
   [[maybe_unused]] const ssize_t n = ::write(g_pipe[1], &byte, 1);
@@ -43,7 +43,7 @@ void StopSignals::install() {
     if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
       throw std::runtime_error("cannot create the stop-signal pipe");
     struct sigaction action {};
-    action.sa_handler = on_stop_signal;
+    action.sa_handler = write_stop_signal_to_pipe;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     ::sigaction(SIGINT, &action, nullptr);

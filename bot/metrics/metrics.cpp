@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -160,18 +159,19 @@ std::string Metrics::render() const {
     explorer_source = explorer_source_;
   }
   const EvaluatorFigures ev = source ? source() : EvaluatorFigures{};  // outside our lock
-  const std::optional<ExplorerFigures> explorer =
-      explorer_source ? std::optional(explorer_source()) : std::nullopt;
+  // A plain value and a flag: GCC 12 takes an optional's payload here for uninitialised.
+  const bool explorer_on = bool(explorer_source);
+  const ExplorerFigures explorer = explorer_on ? explorer_source() : ExplorerFigures{};
   std::lock_guard lock(mutex_);
   std::ostringstream os;
-  if (explorer) {
+  if (explorer_on) {
     header(os, "zhbot_explorer_requests_total", "counter",
            "Opening explorer queries by outcome (failed: refused, an HTTP error, no answer).");
-    os << "zhbot_explorer_requests_total{outcome=\"answered\"} " << explorer->answered << "\n";
-    os << "zhbot_explorer_requests_total{outcome=\"failed\"} " << explorer->failed << "\n";
+    os << "zhbot_explorer_requests_total{outcome=\"answered\"} " << explorer.answered << "\n";
+    os << "zhbot_explorer_requests_total{outcome=\"failed\"} " << explorer.failed << "\n";
     header(os, "zhbot_explorer_failing", "gauge",
            "1 while the opening explorer's last query failed (the search plays instead).");
-    os << "zhbot_explorer_failing " << (explorer->failing ? 1 : 0) << "\n";
+    os << "zhbot_explorer_failing " << (explorer.failing ? 1 : 0) << "\n";
   }
   header(os, "zhbot_evaluator_healthy", "gauge",
          "1 while the evaluator's device works (0: games run on the fallback evaluator).");

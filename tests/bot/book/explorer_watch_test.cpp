@@ -77,7 +77,7 @@ TEST_F(ExplorerWatchTest, ARefusalIsSaidOnceInTheLogAndCountedOnMetrics) {
   inner->answer();
   EXPECT_TRUE(watch.query("fen").error.empty());
   EXPECT_TRUE(watch.query("fen").error.empty());
-  EXPECT_EQ(lines_with("answers again"), 1);
+  EXPECT_EQ(lines_with("is back: it answered again"), 1);
   text = metrics.render();
   EXPECT_NE(text.find("zhbot_explorer_requests_total{outcome=\"answered\"} 2\n"), std::string::npos)
       << text;

@@ -48,6 +48,9 @@ class DeskAgainstEmulator : public ::testing::Test {
   }
   void TearDown() override {
     desk_.reset();
+    // Our keep-alive connection would hold one of the server's workers until it times out.
+    client_.reset();
+    http_.reset();
     server_->request_shutdown();
     serving_.join();
     server_.reset();
