@@ -92,9 +92,17 @@ void add_run_command(CLI::App& app) {
     // not in a core dump.
     bot::scrub_environment_variable("LICHESS_BOT_TOKEN");
     const bool no_core = bot::disable_core_dumps();
-    bot::setup_logging(
-        bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
-        config.bot.log_level);
+    bot::LogFile log_file;
+    log_file.path = config.bot.log_file;
+    log_file.max_bytes = std::size_t(config.bot.log_file_max_mb) << 20;
+    log_file.files = std::size_t(config.bot.log_file_count);
+    try {
+      bot::setup_logging(
+          bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
+          config.bot.log_level, {}, log_file);
+    } catch (const std::runtime_error& e) {
+      throw tools::CommandExit(bot::kExitConfig, e.what());  // a path the operator must fix
+    }
     for (const auto& w : token.warnings) spdlog::warn("{}", w);
     spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
     if (!no_core) spdlog::warn("could not turn core dumps off; a core file could hold the token");

@@ -315,6 +315,9 @@ void Daemon::start_session(const std::string& game_id, const std::string& oppone
     deps.config = &config_;
     deps.my_id = account_.id;
     deps.my_name = account_.username;
+    deps.queue = [this](const std::string& user) {
+      return QueueView{desk_->waiting(), desk_->place_of(user)};
+    };
     auto session = std::make_unique<GameSession>(game_id, std::move(deps), std::move(engine));
     session->start();
     return session;

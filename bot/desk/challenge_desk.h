@@ -66,6 +66,9 @@ class ChallengeDesk {
   // Stops the worker; requests not yet sent are dropped (lichess expires what they were for).
   void stop();
   int waiting() const;
+  // The place (1 = next) of `user`'s first waiting challenge in the queue's order, by id or
+  // name, case-insensitive; 0 when none waits.
+  int place_of(const std::string& user) const;
 
  private:
   // Accepted (or being accepted), or our challenge accepted: the game holds a slot from here

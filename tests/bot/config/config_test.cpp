@@ -141,6 +141,11 @@ TEST(Config, DeskOptionsAreCheckedByKey) {
   EXPECT_NE(e.find("seek_time_controls"), std::string::npos) << e;
   e = error_of("matchmaking:\n  seek_games: true\nchallenge:\n  accept_bots: false\n");
   EXPECT_NE(e.find("seek_games"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_min_rating: 2000\n  seek_max_rating: 1800\n");
+  EXPECT_NE(e.find("seek_min_rating"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_rating_preference: stronger\n");
+  EXPECT_NE(e.find("seek_rating_preference"), std::string::npos) << e;
+  EXPECT_NE(e.find("higher"), std::string::npos) << e;
   e = error_of("matchmaking:\n  seek_timeout_s: 0\n");
   EXPECT_NE(e.find("matchmaking.seek_timeout_s"), std::string::npos) << e;
 
