@@ -28,9 +28,13 @@ const OptionTable<BookConfig> kBookOptions{
          "with book_enabled: when the book file has no move, ask lichess's opening explorer "
          "(crazyhouse games); a failure or timeout falls back to the search at once"},
         {"book_explorer_url", &BookConfig::explorer_url,
-         Text{"https://explorer.lichess.ovh/lichess"},
-         "opening explorer endpoint (the query ?variant=crazyhouse&fen=... is added); the "
-         "lichess token is never sent to it"},
+         Text{"https://explorer.lichess.org/lichess"},
+         "opening explorer endpoint (the query ?variant=crazyhouse&fen=... is added); lichess's "
+         "own (https://explorer.lichess.org) needs an API token and gets the bot's"},
+        {"book_explorer_send_token", &BookConfig::explorer_send_token, Bool{false},
+         "also send the bot's lichess token to a book_explorer_url that is not "
+         "https://explorer.lichess.org (a mirror or proxy you run and trust); off: such a URL "
+         "never sees the token"},
         {"book_explorer_timeout_ms", &BookConfig::explorer_timeout_ms, Int{800, 100, 5000},
          "give up on the explorer after this long (and do not ask it again in that game)"},
         {"book_explorer_min_games", &BookConfig::explorer_min_games, Int{20, 1, 1000000},
@@ -55,6 +59,13 @@ BookConfig BookConfig::from(const Options& options) {
                       "or book_explorer: true");
   if (c.explorer_url.rfind("https://", 0) != 0 && c.explorer_url.rfind("http://", 0) != 0)
     throw not_allowed("book_explorer_url", c.explorer_url, "an http:// or https:// URL");
+  // The token in clear text only where it cannot leave the machine.
+  if (c.explorer_send_token && c.explorer_url.rfind("https://", 0) != 0 &&
+      c.explorer_url.rfind("http://127.0.0.1", 0) != 0 &&
+      c.explorer_url.rfind("http://localhost", 0) != 0)
+    throw not_allowed("book_explorer_send_token", "true",
+                      "false while book_explorer_url is plain http:// off this machine (the "
+                      "token would travel in clear text)");
   return c;
 }
 

@@ -19,6 +19,7 @@ struct BookConfig {
   book::Selection selection;
   bool explorer;
   std::string explorer_url;
+  bool explorer_send_token;
   std::int64_t explorer_timeout_ms;
   std::int64_t explorer_min_games;
 

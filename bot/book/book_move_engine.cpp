@@ -43,15 +43,24 @@ ThinkResult book_answer(const Position& pos, Move m, const char* source, std::st
 
 }  // namespace
 
-std::shared_ptr<const BookSources> load_book_sources(const BookConfig& config) {
+std::shared_ptr<const BookSources> load_book_sources(const BookConfig& config,
+                                                     const std::string& token) {
   if (!config.enabled) return nullptr;
   auto sources = std::make_shared<BookSources>();
   sources->config = config;
   if (!config.file.empty())
     sources->book = std::make_shared<const book::OpeningBook>(book::OpeningBook::load(config.file));
-  if (config.explorer)
-    sources->explorer = std::make_shared<HttpOpeningExplorer>(config.explorer_url,
-                                                              Millis(config.explorer_timeout_ms));
+  if (config.explorer) {
+    sources->explorer_token =
+        !token.empty() && explorer_gets_token(config.explorer_url, config.explorer_send_token);
+    auto http = std::make_shared<HttpOpeningExplorer>(
+        config.explorer_url, Millis(config.explorer_timeout_ms),
+        sources->explorer_token ? token : std::string());
+    auto watch = std::make_shared<ExplorerWatch>(std::move(http), config.explorer_url,
+                                                 sources->explorer_token);
+    sources->explorer_watch = watch;
+    sources->explorer = std::move(watch);
+  }
   return sources;
 }
 
@@ -179,8 +188,10 @@ void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
     return;
   }
   explorer_done_ = true;  // only this thread writes it while a think runs
-  log_->info("opening explorer: {} after {} ms; searching, and not asking again this game",
-             answer.error.empty() ? "no move played often enough" : answer.error, spent);
+  // A failure is said once by the ExplorerWatch, not again in every game.
+  log_->log(answer.error.empty() ? spdlog::level::info : spdlog::level::debug,
+            "opening explorer: {} after {} ms; searching, and not asking again this game",
+            answer.error.empty() ? "no move played often enough" : answer.error, spent);
   // The search plans with the clock as it is now: the time the query took is gone.
   std::optional<std::int64_t>& clock = pos.side_to_move() == kWhite ? limits.wtime : limits.btime;
   if (clock) *clock = std::max<std::int64_t>(1, *clock - spent);

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "bot/book/book_config.h"
+#include "bot/book/explorer_watch.h"
 #include "bot/book/opening_explorer.h"
 #include "bot/game/move_engine.h"
 #include "engine/book/opening_book.h"
@@ -31,13 +32,17 @@ namespace zh::bot {
 // What every game's BookMoveEngine reads: loaded once, shared, never changed.
 struct BookSources {
   BookConfig config;
-  std::shared_ptr<const book::OpeningBook> book;  // null: no book file
-  std::shared_ptr<OpeningExplorer> explorer;      // null: the explorer is off
+  std::shared_ptr<const book::OpeningBook> book;        // null: no book file
+  std::shared_ptr<OpeningExplorer> explorer;            // null: the explorer is off
+  std::shared_ptr<const ExplorerWatch> explorer_watch;  // its counts, when it is on
+  bool explorer_token = false;                          // whether the bot's token goes there
 };
 
 // The sources for `config`; throws book::BookError (file, line, problem) for a bad book file.
-// Returns null when the book is off.
-std::shared_ptr<const BookSources> load_book_sources(const BookConfig& config);
+// Returns null when the book is off. `token`: the bot's lichess token, sent to the explorer
+// only where explorer_gets_token allows.
+std::shared_ptr<const BookSources> load_book_sources(const BookConfig& config,
+                                                     const std::string& token = {});
 
 class BookMoveEngine final : public MoveEngine {
  public:

@@ -1,5 +1,6 @@
 #include "bot/book/opening_explorer.h"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "bot/lichess/http_client.h"
@@ -27,10 +28,26 @@ ExplorerAnswer parse_explorer_answer(std::string_view body) {
   return a;
 }
 
-HttpOpeningExplorer::HttpOpeningExplorer(const std::string& url, Millis timeout) {
+bool explorer_gets_token(const std::string& url, bool operator_opted_in) {
+  if (operator_opted_in) return true;
+  const std::string scheme = "https://";
+  if (url.rfind(scheme, 0) != 0) return false;  // never in clear text
+  // The authority ends at the first '/', '?' or '#'; a '@' in it would put a user part before
+  // the real host ("https://explorer.lichess.org@elsewhere/").
+  const std::size_t end = url.find_first_of("/?#", scheme.size());
+  const std::string authority = url.substr(scheme.size(), end - scheme.size());
+  if (authority.find('@') != std::string::npos) return false;
+  const std::string host = authority.substr(0, authority.find(':'));
+  std::string lowered;
+  for (const char c : host) lowered += char(std::tolower(static_cast<unsigned char>(c)));
+  return lowered == kLichessExplorerHost;
+}
+
+HttpOpeningExplorer::HttpOpeningExplorer(const std::string& url, Millis timeout,
+                                         const std::string& token) {
   HttpSettings s;
   s.base_url = url;
-  s.token.clear();  // never the bot's token
+  s.token = token;
   s.user_agent = "zhbot/" ZH_VERSION;
   s.connect_timeout = timeout;
   s.request_timeout = timeout;

@@ -1,7 +1,9 @@
 #pragma once
 // lichess's opening explorer as a book source: GET <url>?variant=crazyhouse&fen=<FEN> answers
-// the moves played from a position in lichess games with their results. One short request,
-// no token (the explorer is not lichess.org; the bot's token never goes there), a hard timeout.
+// the moves played from a position in lichess games with their results. One short request with
+// a hard timeout. Since March 2026 lichess's explorer (explorer.lichess.org) answers only
+// requests that carry an API token: the bot's own goes to that host alone, never to another URL
+// unless the operator opts in (book_explorer_send_token).
 
 #include <cstdint>
 #include <memory>
@@ -37,10 +39,18 @@ class OpeningExplorer {
   virtual ExplorerAnswer query(const std::string& fen) = 0;
 };
 
+// lichess's own explorer, the one host the bot's token goes to unasked.
+inline constexpr const char* kLichessExplorerHost = "explorer.lichess.org";
+
+// Whether the bot's token may travel to `url`: an https URL whose host is exactly
+// kLichessExplorerHost (no user part, any port), or any URL when the operator opted in.
+bool explorer_gets_token(const std::string& url, bool operator_opted_in);
+
 class HttpOpeningExplorer final : public OpeningExplorer {
  public:
-  // `url`: the endpoint, e.g. https://explorer.lichess.ovh/lichess.
-  HttpOpeningExplorer(const std::string& url, Millis timeout);
+  // `url`: the endpoint, e.g. https://explorer.lichess.org/lichess. `token`: sent as a Bearer
+  // token when not empty (the caller decides with explorer_gets_token).
+  HttpOpeningExplorer(const std::string& url, Millis timeout, const std::string& token = {});
   ~HttpOpeningExplorer() override;
   ExplorerAnswer query(const std::string& fen) override;
 

@@ -58,7 +58,6 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
     return {Kind::kIgnore, DeclineReason::kGeneric, "our own challenge"};
   if (!c.status.empty() && c.status != "created")
     return {Kind::kIgnore, DeclineReason::kGeneric, "challenge is " + c.status};
-  if (!load.refusal.empty()) return decline(DeclineReason::kLater, load.refusal);
 
   if (contains_user(o.block_list, c.challenger)) return decline(DeclineReason::kGeneric, "blocked");
   if (!o.allow_list.empty() && !contains_user(o.allow_list, c.challenger))
@@ -67,12 +66,10 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
   if (c.challenger.is_bot() && !o.accept_bots) return decline(DeclineReason::kNoBot, "bot");
   if (!c.challenger.is_bot() && o.only_bots) return decline(DeclineReason::kOnlyBot, "human");
 
-  if (!contains(o.variants, c.variant)) {
-    // "standard" tells the challenger we only play standard chess right now.
-    const bool only_standard = o.variants.size() == 1 && o.variants[0] == "standard";
-    return decline(only_standard ? DeclineReason::kStandard : DeclineReason::kVariant,
-                   "variant " + c.variant);
-  }
+  // The engine plays crazyhouse alone: any other variant would be accepted and never played,
+  // whatever the config says (check-config refuses other keys in `variants`).
+  if (c.variant != kPlayedVariant || !contains(o.variants, c.variant))
+    return decline(DeclineReason::kVariant, "variant " + c.variant);
 
   const TimeControl& tc = c.time_control;
   if (c.compat_bot.has_value() && !*c.compat_bot) {
@@ -113,6 +110,9 @@ ChallengeDecision decide_challenge(const Challenge& c, const ChallengePolicyOpti
                                                   ")");
   }
 
+  // Only what will pass later says `later`: a refusal (draining, a failing device) comes after
+  // every lasting reason, so a challenger who could never be accepted is not invited back.
+  if (!load.refusal.empty()) return decline(DeclineReason::kLater, load.refusal);
   if (c.challenger.is_bot() && o.max_recent_bot_challenges > 0 &&
       load.recent_from_challenger > o.max_recent_bot_challenges)
     return decline(DeclineReason::kLater, std::to_string(load.recent_from_challenger) +

@@ -4,6 +4,8 @@
 // challenger what to change (a slower clock, a casual game, ...), not just "no". A challenge
 // that is acceptable except that every game slot is taken waits (the challenge desk queues it).
 //
+// Crazyhouse is the one variant the engine plays: every other is declined with `variant`.
+//
 // Correspondence and unlimited games are always declined with `tooSlow`: zhbot plays real-time
 // crazyhouse only (docs/operators.md says why), and check-config refuses `correspondence` in
 // `speeds`.
@@ -17,6 +19,8 @@
 
 namespace zh::bot {
 
+inline constexpr const char* kPlayedVariant = "crazyhouse";
+
 // In which order waiting challenges get a free slot.
 enum class QueueOrder {
   kFirst,        // first come, first served
@@ -26,7 +30,7 @@ enum class QueueOrder {
 
 // Filled from the `challenge` options (bot/config/bot_config.cpp), where the defaults live.
 struct ChallengePolicyOptions {
-  std::vector<std::string> variants;  // lichess variant keys
+  std::vector<std::string> variants;  // lichess variant keys; only kPlayedVariant passes
   // Speed categories accepted: ultraBullet bullet blitz rapid classical correspondence.
   std::vector<std::string> speeds;
   int min_base_s;
@@ -76,8 +80,9 @@ struct ChallengeDecision {
 };
 
 // Ignore: our own outgoing challenges and challenges no longer open. Otherwise the first
-// failing check declines with its reason; capacity checks come last, so a challenger who could
-// never be accepted learns the lasting reason rather than "later" (or waits in vain).
+// failing check declines with its reason; a refusal (DaemonLoad::refusal) and the capacity
+// checks come last, so a challenger who could never be accepted learns the lasting reason
+// rather than "later" (or waits in vain).
 ChallengeDecision decide_challenge(const Challenge& challenge,
                                    const ChallengePolicyOptions& options, const DaemonLoad& load);
 

@@ -22,6 +22,15 @@ std::string eval_line(const EvalSummary& e) {
   return s;
 }
 
+std::string queue_line(const QueueView& q) {
+  if (q.waiting == 0) return "No challenge is waiting for a free game.";
+  std::string s = std::to_string(q.waiting) +
+                  (q.waiting == 1 ? " challenge is" : " challenges are") +
+                  " waiting for a free game.";
+  if (q.place > 0) s += " Yours is number " + std::to_string(q.place) + ".";
+  return s;
+}
+
 std::string cut(std::string s) {
   if (s.size() > kMaxChatLength) s.resize(kMaxChatLength);
   return s;
@@ -61,9 +70,12 @@ std::optional<std::string> answer_chat(const ChatLine& line, const ChatContext& 
   if (user == lower(context.me) || user == "lichess") return std::nullopt;
   const std::string command = lower(trim(line.text));
   if (command == "!help" || command == "!commands")
-    return line.room == "spectator" ? "Commands: !help, !name, !eval"
-                                    : "Commands: !help, !name (!eval in the spectator room)";
+    return line.room == "spectator"
+               ? "Commands: !help, !name, !queue, !eval"
+               : "Commands: !help, !name, !queue (!eval in the spectator room)";
   if (command == "!name") return cut(context.engine_name);
+  if (command == "!queue")
+    return cut(queue_line(context.queue ? context.queue(line.username) : QueueView{}));
   if (command == "!eval") {
     if (line.room != "spectator") return std::nullopt;
     return cut(eval_line(context.eval ? context.eval() : EvalSummary{}));

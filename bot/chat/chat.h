@@ -1,6 +1,6 @@
 #pragma once
-// Game chat: greeting and goodbye templates, the !help / !name / !eval commands, and a rate
-// limit per room. Chat text from the network is untrusted: it is never echoed back, and names
+// Game chat: greeting and goodbye templates, the !help / !name / !queue / !eval commands, and a
+// rate limit per room. Chat text from the network is untrusted: it is never echoed back, and names
 // put into templates are reduced to the characters lichess user names can have.
 
 #include <functional>
@@ -32,10 +32,18 @@ struct EvalSummary {
   std::string best_move_san;  // may be empty
 };
 
+// What !queue reports: the challenges waiting for a free game slot, and the asker's place.
+struct QueueView {
+  int waiting = 0;
+  int place = 0;  // 1 = next; 0: the asker has no challenge waiting
+};
+
 struct ChatContext {
   std::string me;                     // our user name
   std::string engine_name;            // e.g. "zhbot 0.1.0 (MCTS, evaluator torch)"
   std::function<EvalSummary()> eval;  // asked only for !eval
+  // Asked only for !queue, with the asker's user name; absent: no queue to tell of.
+  std::function<QueueView(const std::string& user)> queue;
 };
 
 // The reply to a chat line, if any. Only exact commands get a reply; !eval only in the

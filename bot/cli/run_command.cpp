@@ -1,15 +1,11 @@
 // `zhbot run`: the lichess bot daemon.
-#include <pthread.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "bot/book/book_move_engine.h"
 #include "bot/cli/commands.h"
@@ -19,6 +15,7 @@
 #include "bot/daemon/daemon.h"
 #include "bot/daemon/exit_codes.h"
 #include "bot/daemon/process_secrecy.h"
+#include "bot/daemon/stop_signals.h"
 #include "bot/game/engine_adapter.h"
 #include "bot/logging/log_setup.h"
 #include "engine/engine.h"
@@ -52,59 +49,6 @@ LoadedEvaluator build_evaluator(const Options& options) {
         loaded.backend);
   return loaded;
 }
-
-// SIGINT/SIGTERM are blocked in every thread and read here: the first drains, the second
-// leaves at once; a third (or a drain that hangs) ends the process.
-class SignalWatcher {
- public:
-  explicit SignalWatcher(bot::Daemon& daemon) : daemon_(daemon) {
-    thread_ = std::thread([this] { loop(); });
-  }
-  ~SignalWatcher() {
-    done_ = true;
-    thread_.join();
-  }
-
-  static void block_signals() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  }
-
- private:
-  void loop() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    int count = 0;
-    std::chrono::steady_clock::time_point first;
-    while (!done_) {
-      timespec timeout{0, 200'000'000};
-      const int sig = sigtimedwait(&set, nullptr, &timeout);
-      if (sig < 0) continue;
-      // Some supervisors signal the process and then its whole group, so one stop request
-      // can arrive twice at once; only a second signal a moment later means "now".
-      if (count == 1 && std::chrono::steady_clock::now() - first < std::chrono::seconds(1))
-        continue;
-      if (++count == 1) first = std::chrono::steady_clock::now();
-      if (count == 1) {
-        daemon_.request_shutdown();
-      } else if (count == 2) {
-        spdlog::warn("second signal: leaving now");
-        daemon_.request_immediate_exit();
-      } else {
-        _exit(0);
-      }
-    }
-  }
-
-  bot::Daemon& daemon_;
-  std::atomic<bool> done_{false};
-  std::thread thread_;
-};
 
 // The evaluator's health and inference figures for /metrics and /healthz.
 bot::EvaluatorFigures evaluator_figures(const LoadedEvaluator& e) {
@@ -148,14 +92,24 @@ void add_run_command(CLI::App& app) {
     // not in a core dump.
     bot::scrub_environment_variable("LICHESS_BOT_TOKEN");
     const bool no_core = bot::disable_core_dumps();
-    bot::setup_logging(
-        bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
-        config.bot.log_level);
+    bot::LogFile log_file;
+    log_file.path = config.bot.log_file;
+    log_file.max_bytes = std::size_t(config.bot.log_file_max_mb) << 20;
+    log_file.files = std::size_t(config.bot.log_file_count);
+    try {
+      bot::setup_logging(
+          bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
+          config.bot.log_level, {}, log_file);
+    } catch (const std::runtime_error& e) {
+      throw tools::CommandExit(bot::kExitConfig, e.what());  // a path the operator must fix
+    }
     for (const auto& w : token.warnings) spdlog::warn("{}", w);
     spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
     if (!no_core) spdlog::warn("could not turn core dumps off; a core file could hold the token");
 
-    SignalWatcher::block_signals();  // before any thread starts, so all inherit the mask
+    // Before the daemon's threads start, so all inherit the mask; a thread that exists already
+    // (a math library's pool) runs the handler instead.
+    bot::StopSignals::install();
     LoadedEvaluator evaluator;
     try {
       evaluator = build_evaluator(config.options);
@@ -167,7 +121,7 @@ void add_run_command(CLI::App& app) {
     evaluator.warnings.clear();  // logged once above, not again by every game's engine
     std::shared_ptr<const bot::BookSources> book_sources;
     try {
-      book_sources = bot::load_book_sources(config.bot.book);
+      book_sources = bot::load_book_sources(config.bot.book, token.token);
     } catch (const book::BookError& e) {
       throw tools::CommandExit(bot::kExitConfig, e.what());  // a bad book file: fix it first
     }
@@ -175,8 +129,9 @@ void add_run_command(CLI::App& app) {
       spdlog::info("opening book {}: {} positions, used up to ply {}", config.bot.book.file,
                    book_sources->book->positions(), config.bot.book.max_ply);
     if (book_sources && book_sources->explorer)
-      spdlog::info("opening explorer {} (timeout {} ms)", config.bot.book.explorer_url,
-                   config.bot.book.explorer_timeout_ms);
+      spdlog::info("opening explorer {} (timeout {} ms, {})", config.bot.book.explorer_url,
+                   config.bot.book.explorer_timeout_ms,
+                   book_sources->explorer_token ? "with the bot's token" : "without a token");
     Options engine_options;
     Engine::declare_options(engine_options);
     apply_device_defaults(config.options);  // GPU-sized threads and batches on a device
@@ -194,11 +149,17 @@ void add_run_command(CLI::App& app) {
     bot::Daemon daemon(config.bot, token.token, make_engine);
     if (const auto service = evaluator.service)
       daemon.set_batch_fill_source([service] { return service->stats().mean_fill_ratio; });
+    if (book_sources && book_sources->explorer_watch)
+      daemon.metrics().set_explorer_source([watch = book_sources->explorer_watch] {
+        const bot::ExplorerCounts c = watch->counts();
+        return bot::ExplorerFigures{c.answered, c.failed, c.failing};
+      });
     if (evaluator.service || evaluator.failover)
       daemon.metrics().set_evaluator_source([evaluator] { return evaluator_figures(evaluator); });
     int rc = 0;
     {
-      SignalWatcher signals(daemon);
+      bot::StopSignals signals([&daemon] { daemon.request_shutdown(); },
+                               [&daemon] { daemon.request_immediate_exit(); });
       rc = daemon.run();
     }
     spdlog::default_logger()->flush();

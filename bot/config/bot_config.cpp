@@ -1,5 +1,7 @@
 #include "bot/config/bot_config.h"
 
+#include <filesystem>
+
 #include "engine/option_table.h"
 
 namespace zh::bot {
@@ -28,7 +30,9 @@ const OptionTable<ChallengePolicyOptions> kChallengeOptions{
          List{"crazyhouse",
               {"standard", "chess960", "crazyhouse", "antichess", "atomic", "horde",
                "kingOfTheHill", "racingKings", "threeCheck", "fromPosition"}},
-         "accepted variants, comma-separated lichess keys"},
+         "accepted variants, comma-separated lichess keys: crazyhouse is the only one zhbot "
+         "plays, so check-config refuses any other (challenges in other variants are declined "
+         "with 'variant')"},
         {"speeds", &ChallengePolicyOptions::speeds,
          List{"bullet,blitz,rapid,classical",
               {"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}},
@@ -96,18 +100,44 @@ const OptionTable<MatchmakingOptions> kMatchmakingOptions{
          "when idle, challenge an online bot that plays crazyhouse"},
         {"seek_after_idle_s", &MatchmakingOptions::idle_s, Int{300, 1, 86400},
          "seek only after this long without any game, challenge or queued challenge"},
+        {"seek_during_games", &MatchmakingOptions::during_games, Bool{false},
+         "also seek while games run when a slot is free for a bot game (max_concurrent_games "
+         "less games_reserved_for_humans); never beyond the daily bot-game limit or while "
+         "draining"},
         {"seek_time_controls", &MatchmakingOptions::time_controls, List{"180+2,300+3", {}},
          "time controls to offer, <base s>+<increment s>, one picked at random"},
-        {"seek_rated", &MatchmakingOptions::rated, Bool{false},
-         "offer rated games (lichess advises casual while a bot is being tested)"},
+        {"seek_mode", &MatchmakingOptions::mode,
+         Enum<SeekMode>{"casual",
+                        {{"casual", SeekMode::kCasual},
+                         {"rated", SeekMode::kRated},
+                         {"random", SeekMode::kRandom}}},
+         "casual or rated challenges, or random: a coin toss for each (lichess advises casual "
+         "while a bot is being tested)"},
         {"seek_rating_difference", &MatchmakingOptions::rating_difference, Int{300, 0, 4000},
          "challenge bots whose crazyhouse rating is within this of ours"},
+        {"seek_min_rating", &MatchmakingOptions::min_rating, Int{0, 0, 4000},
+         "challenge only bots whose crazyhouse rating is at least this (with "
+         "seek_rating_difference)"},
+        {"seek_max_rating", &MatchmakingOptions::max_rating, Int{4000, 0, 4000},
+         "challenge only bots whose crazyhouse rating is at most this"},
+        {"seek_rating_preference", &MatchmakingOptions::preference,
+         Enum<RatingPreference>{"none",
+                                {{"none", RatingPreference::kNone},
+                                 {"higher", RatingPreference::kHigher},
+                                 {"lower", RatingPreference::kLower}}},
+         "among the bots that fit: none: any; higher (lower): only those rated above (below) "
+         "us while there are any"},
         {"seek_interval_s", &MatchmakingOptions::interval_s, Int{60, 5, 86400},
          "at least this long between two of our challenges"},
         {"seek_timeout_s", &MatchmakingOptions::timeout_s, Int{30, 5, 600},
          "cancel our challenge when it is not answered within this long"},
         {"seek_block_list", &MatchmakingOptions::block_list, List{"", {}},
-         "bots never challenged, comma-separated"},
+         "bots never challenged, comma-separated (challenge.block_list is never challenged "
+         "either)"},
+        {"seek_decliners_forever", &MatchmakingOptions::decliners_forever, Bool{false},
+         "a bot that declines for a lasting reason (not 'later') is never challenged again: it "
+         "is listed in decliners.txt in the state directory (delete its line, or the file, to "
+         "ask it again); off: it is left alone for a day"},
     }};
 
 const OptionTable<BotConfig> kGameOptions{
@@ -156,7 +186,7 @@ const OptionTable<ChatTemplates> kChatTemplateOptions{
         {"goodbye", &ChatTemplates::goodbye, Text{"Thanks for the game, {opponent}!"},
          "said in the player room at the end"},
         {"greeting_spectators", &ChatTemplates::greeting_spectators,
-         Text{"{me} vs {opponent}. Commands: !help !name !eval"},
+         Text{"{me} vs {opponent}. Commands: !help !name !queue !eval"},
          "said in the spectator room at the start"},
         {"goodbye_spectators", &ChatTemplates::goodbye_spectators, Text{"Thanks for watching!"},
          "said in the spectator room at the end"},
@@ -166,7 +196,8 @@ const OptionTable<BotConfig> kChatOptions{
     "chat",
     {
         {"chat_commands", &BotConfig::chat_commands, Bool{true},
-         "answer !help, !name and !eval (spectator room)"},
+         "answer !help, !name, !queue (challenges waiting, and the asker's place) and !eval "
+         "(spectator room)"},
         {"chat_min_interval_ms", &BotConfig::chat_min_interval_ms, Int{3000, 0, 600000},
          "at most one message per room in this interval"},
     }};
@@ -185,6 +216,14 @@ const OptionTable<BotConfig> kOperationsOptions{
          Choice{"info", {"trace", "debug", "info", "warn", "error"}}, "log detail"},
         {"log_format", &BotConfig::log_format, Choice{"text", {"text", "json"}},
          "log lines as text or JSON objects"},
+        {"log_file", &BotConfig::log_file, Text{""},
+         "also write the log to this file (for a terminal or a container without journald), "
+         "rotated by size; empty: standard error only"},
+        {"log_file_max_mb", &BotConfig::log_file_max_mb, Int{10, 1, 10000},
+         "rotate log_file when it reaches this many MiB"},
+        {"log_file_count", &BotConfig::log_file_count, Int{5, 1, 100},
+         "rotated log files kept besides log_file (for zhbot.log: zhbot.1.log, the newest, "
+         "zhbot.2.log, ...)"},
     }};
 
 OptionError not_allowed(const std::string& name, const std::string& value,
@@ -209,8 +248,20 @@ void check(const BotConfig& c) {
     throw not_allowed("base_url", c.base_url,
                       "an https:// URL (plain http:// only for a local test server on "
                       "127.0.0.1, localhost or [::1])");
+  if (!c.log_file.empty()) {
+    const std::filesystem::path dir = std::filesystem::path(c.log_file).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+      throw not_allowed("log_file", c.log_file, "a file in an existing directory");
+  }
   const ChallengePolicyOptions& p = c.challenge;
   if (p.variants.empty()) throw not_allowed("variants", "", "at least one variant");
+  // Another variant would be accepted and then never played, holding a slot until aborted.
+  for (const auto& variant : p.variants)
+    if (variant != kPlayedVariant)
+      throw not_allowed("variants", variant,
+                        std::string(kPlayedVariant) +
+                            " only: zhbot's engine plays crazyhouse alone and declines every other "
+                            "variant with 'variant'");
   if (p.min_base_s > p.max_base_s)
     throw not_allowed("min_base_s", std::to_string(p.min_base_s),
                       "at most max_base_s (" + std::to_string(p.max_base_s) + ")");
@@ -230,6 +281,9 @@ void check(const BotConfig& c) {
                       "less than max_concurrent_games (" + std::to_string(p.max_concurrent_games) +
                           ") while accept_bots is true, or bots could never play");
   const MatchmakingOptions& m = c.matchmaking;
+  if (m.min_rating > m.max_rating)
+    throw not_allowed("seek_min_rating", std::to_string(m.min_rating),
+                      "at most seek_max_rating (" + std::to_string(m.max_rating) + ")");
   if (m.enabled && m.time_controls.empty())
     throw not_allowed("seek_time_controls", "", "at least one time control when seek_games is on");
   if (m.enabled && !p.accept_bots)

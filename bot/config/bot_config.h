@@ -60,6 +60,9 @@ struct BotConfig {
   std::string state_dir;  // empty: systemd's $STATE_DIRECTORY, else "state"
   std::string log_level;
   std::string log_format;
+  std::string log_file;
+  std::int64_t log_file_max_mb;
+  std::int64_t log_file_count;
   // book (bot/book/book_config.cpp)
   BookConfig book;
 

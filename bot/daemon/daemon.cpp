@@ -100,6 +100,23 @@ int Daemon::check_account() {
   return kExitOk;
 }
 
+std::vector<std::string> Daemon::bots_among(const std::vector<std::string>& opponent_ids) {
+  std::vector<std::string> ids;
+  for (const auto& id : opponent_ids)
+    if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  if (ids.empty()) return {};  // the lichess AI: never a BOT account
+  std::vector<std::string> bots;
+  const ApiResult r = client_->get_bots_among(ids, bots);
+  if (r.ok()) return bots;
+  std::string names;
+  for (const auto& id : ids) names += (names.empty() ? "" : ", ") + id;
+  spdlog::warn(
+      "could not ask lichess which of {} are bots ({}); counting them as bots until their "
+      "games end",
+      names, r.error);
+  return ids;
+}
+
 void Daemon::resume_ongoing_games() {
   std::vector<OngoingGame> games;
   const ApiResult r = client_->get_playing(games);
@@ -108,13 +125,22 @@ void Daemon::resume_ongoing_games() {
     spdlog::warn("could not list ongoing games ({}); relying on the event stream", r.error);
     return;
   }
+  std::erase_if(games, [](const OngoingGame& g) {
+    if (g.variant.empty() || g.variant == "crazyhouse") return false;
+    spdlog::warn("ongoing game {} is {}, not crazyhouse; not resuming it", g.game_id, g.variant);
+    return true;
+  });
+  // lichess's list of ongoing games does not say whether the opponent is a bot; its users'
+  // status does, for all of them in one request.
+  std::vector<std::string> opponents;
+  for (const auto& g : games) opponents.push_back(lower(g.opponent.id));
+  const std::vector<std::string> bots = bots_among(opponents);
   for (const auto& g : games) {
-    if (!g.variant.empty() && g.variant != "crazyhouse") {
-      spdlog::warn("ongoing game {} is {}, not crazyhouse; not resuming it", g.game_id, g.variant);
-      continue;
-    }
-    spdlog::info("resuming ongoing game {} vs {}", g.game_id, g.opponent.username);
-    start_session(g.game_id, lower(g.opponent.id), /*bot=*/false);
+    const std::string opponent = lower(g.opponent.id);
+    const bool bot = std::find(bots.begin(), bots.end(), opponent) != bots.end();
+    spdlog::info("resuming ongoing game {} vs {} ({})", g.game_id, g.opponent.username,
+                 bot ? "a bot" : "not a bot");
+    start_session(g.game_id, opponent, bot);
   }
 }
 
@@ -252,7 +278,12 @@ void Daemon::on_game_start(const GameInfo& game) {
     return;
   }
   // The desk settles the challenge the game came from (and counts a bot game in the ledger).
-  const bool bot = desk_->on_game_start(game);
+  bool known = false;
+  bool bot = desk_->on_game_start(game, &known);
+  // A game the desk did not start is one from before a restart that the listing missed: lichess
+  // says whether its opponent is a bot (gameStart does not).
+  if (!known && !sessions_.contains(game.game_id))
+    bot = !bots_among({lower(game.opponent.id)}).empty();
   start_session(game.game_id, lower(game.opponent.id), bot);
 }
 
@@ -284,6 +315,9 @@ void Daemon::start_session(const std::string& game_id, const std::string& oppone
     deps.config = &config_;
     deps.my_id = account_.id;
     deps.my_name = account_.username;
+    deps.queue = [this](const std::string& user) {
+      return QueueView{desk_->waiting(), desk_->place_of(user)};
+    };
     auto session = std::make_unique<GameSession>(game_id, std::move(deps), std::move(engine));
     session->start();
     return session;

@@ -48,6 +48,10 @@ class Daemon {
  private:
   int check_account();  // an exit code: kExitOk when the account may play
   void resume_ongoing_games();
+  // Which of these opponents (ids) lichess titles BOT, for games the desk did not start (from
+  // before a restart). When lichess cannot be asked, every one counts as a bot: the slots
+  // reserved for humans then stay free, and the daily bot-game count is not touched.
+  std::vector<std::string> bots_among(const std::vector<std::string>& opponent_ids);
   void event_loop();
   void handle_line(std::string_view line);
   void on_game_start(const GameInfo& game);

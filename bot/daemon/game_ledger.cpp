@@ -23,7 +23,10 @@ std::int64_t unix_now_s() {
       .count();
 }
 
-GameLedger::GameLedger(StateFile file, Clock& clock) : file_(std::move(file)), clock_(clock) {}
+GameLedger::GameLedger(StateFile file, Clock& clock)
+    : file_(std::move(file)),
+      decliners_(file_.path().parent_path() / "decliners.txt"),
+      clock_(clock) {}
 
 void GameLedger::restore() {
   const PersistentState state = file_.load();
@@ -72,11 +75,17 @@ void GameLedger::remember_decline(const std::string& user_id, const std::string&
   save_locked();
 }
 
+bool GameLedger::remember_forever(const std::string& user_id, const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  return decliners_.add(user_id, reason);
+}
+
 std::optional<std::string> GameLedger::declined(const std::string& user_id) const {
   std::lock_guard lock(mutex_);
   const auto it = declines_.find(user_id);
-  if (it == declines_.end() || it->second.until_unix_s <= unix_now_s()) return std::nullopt;
-  return it->second.reason;
+  if (it != declines_.end() && it->second.until_unix_s > unix_now_s()) return it->second.reason;
+  if (decliners_.ids().count(user_id)) return "listed in " + decliners_.path().filename().string();
+  return std::nullopt;
 }
 
 void GameLedger::prune_locked(TimePoint now) {

@@ -3,7 +3,7 @@
 // - Bot-vs-bot game starts of the last 24 h, incoming and outgoing alike: lichess allows 100
 //   per bot per rolling day (`bot.vsBot.day`), and a restart must not reset the count.
 // - Bots that declined our matchmaking challenges, with the reason and until when they are
-//   not asked again.
+//   not asked again; and those never asked again, in decliners.txt beside the state file.
 // Its own lock; every change is written through at once (the file is a few hundred bytes).
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "bot/lichess/clock.h"
+#include "bot/state/decliner_file.h"
 #include "bot/state/state_file.h"
 
 namespace zh::bot {
@@ -33,8 +34,12 @@ class GameLedger {
   // `user_id` declined with `reason`: not asked again for `for_how_long`.
   void remember_decline(const std::string& user_id, const std::string& reason,
                         std::chrono::seconds for_how_long);
-  // The reason `user_id` declined, while that still holds.
+  // `user_id` is never asked again: listed in decliners.txt (false when it cannot be written).
+  bool remember_forever(const std::string& user_id, const std::string& reason);
+  // The reason `user_id` declined, while that still holds ("listed in decliners.txt" for one
+  // never asked again).
   std::optional<std::string> declined(const std::string& user_id) const;
+  const DeclinerFile& decliners() const { return decliners_; }
 
  private:
   struct Decline {
@@ -45,6 +50,7 @@ class GameLedger {
   void save_locked() const;
 
   StateFile file_;
+  DeclinerFile decliners_;
   Clock& clock_;
   mutable std::mutex mutex_;
   std::deque<TimePoint> bot_game_starts_;

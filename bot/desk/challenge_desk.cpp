@@ -71,6 +71,17 @@ int ChallengeDesk::waiting() const {
   return queue_.size();
 }
 
+int ChallengeDesk::place_of(const std::string& user) const {
+  const std::string wanted = lower(user);
+  std::lock_guard lock(mutex_);
+  const auto entries = queue_.ordered();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const ChallengeUser& challenger = entries[i].challenge.challenger;
+    if (lower(challenger.id) == wanted || lower(challenger.name) == wanted) return int(i) + 1;
+  }
+  return 0;
+}
+
 std::string ChallengeDesk::refusal_locked() const {
   for (const auto& [why, predicate] : refusals_)
     if (predicate()) return why;
@@ -206,14 +217,28 @@ void ChallengeDesk::on_challenge_declined(const Challenge& c) {
   const std::string reason = c.decline_reason_key.empty() ? "generic" : c.decline_reason_key;
   const auto memory = decline_memory(reason);
   deps_.metrics->add_matchmaking("declined");
-  spdlog::info("{} declined our challenge {} ({}); not asking it again for {} h", name, c.id,
-               reason, std::chrono::duration_cast<std::chrono::hours>(memory).count());
   forget_outgoing_locked(deps_.clock->now());
   // The ledger has its own lock and writes a few hundred bytes: no HTTP, so it is done here.
+  if (seek_.decliners_forever && lower(reason) != "later") {
+    // Some bots never accept: asking again every day only adds to their load and our log.
+    if (deps_.ledger->remember_forever(user, reason))
+      spdlog::info("{} declined our challenge {} ({}); never asking it again (listed in {})", name,
+                   c.id, reason, deps_.ledger->decliners().path().string());
+    else
+      spdlog::warn(
+          "{} declined our challenge {} ({}); cannot write {}: not asking it again "
+          "for {} h only",
+          name, c.id, reason, deps_.ledger->decliners().path().string(),
+          std::chrono::duration_cast<std::chrono::hours>(memory).count());
+  } else {
+    spdlog::info("{} declined our challenge {} ({}); not asking it again for {} h", name, c.id,
+                 reason, std::chrono::duration_cast<std::chrono::hours>(memory).count());
+  }
   deps_.ledger->remember_decline(user, reason, memory);
 }
 
-bool ChallengeDesk::on_game_start(const GameInfo& game) {
+bool ChallengeDesk::on_game_start(const GameInfo& game, bool* known) {
+  if (known) *known = false;
   bool bot = false;
   {
     std::lock_guard lock(mutex_);
@@ -228,6 +253,7 @@ bool ChallengeDesk::on_game_start(const GameInfo& game) {
     }
     auto it = pending_.find(game.game_id);
     if (it == pending_.end()) return false;
+    if (known) *known = true;
     bot = it->second.bot;
     if (it->second.started) return bot;  // a replayed gameStart: counted already
     it->second.started = true;
@@ -303,8 +329,15 @@ void ChallengeDesk::follow_outgoing_locked(TimePoint now) {
 
 void ChallengeDesk::maybe_seek_locked(TimePoint now) {
   if (!seek_.enabled) return;
-  const bool busy = outgoing_ || !pending_.empty() || !queue_.empty() ||
-                    deps_.sessions->running() > 0 || !refusal_locked().empty();
+  // Running games keep the bot from seeking, unless seek_during_games lets it fill a slot a
+  // bot game may take (never one kept for humans, never beyond max_concurrent_games).
+  const int running = deps_.sessions->running();
+  const bool bot_slot_free = running < policy_.max_concurrent_games &&
+                             deps_.sessions->running_bots() <
+                                 policy_.max_concurrent_games - policy_.games_reserved_for_humans;
+  const bool games_in_the_way = running > 0 && !(seek_.during_games && bot_slot_free);
+  const bool busy = outgoing_ || !pending_.empty() || !queue_.empty() || games_in_the_way ||
+                    !refusal_locked().empty();
   if (busy) {
     idle_since_ = now;
     return;
@@ -327,9 +360,11 @@ void ChallengeDesk::maybe_seek_locked(TimePoint now) {
   outgoing_->sent_at = now;
   next_seek_ = now + std::chrono::seconds(seek_.interval_s);
   deps_.metrics->add_matchmaking("sought");
-  spdlog::info("idle for {} s: looking for an online bot to challenge ({} bot games in 24 h)",
-               std::chrono::duration_cast<std::chrono::seconds>(now - idle_since_).count(),
-               bot_games);
+  spdlog::info(
+      "idle for {} s{}: looking for an online bot to challenge ({} bot games in 24 h)",
+      std::chrono::duration_cast<std::chrono::seconds>(now - idle_since_).count(),
+      running > 0 ? " with " + std::to_string(running) + " game(s) running" : std::string(),
+      bot_games);
   worker_.post([this] { seek(); });
 }
 
@@ -353,6 +388,7 @@ void ChallengeDesk::seek() {
   const ApiResult listed = deps_.client->get_online_bots(kOnlineBotsAsked, online);
   OnlineBot chosen;
   SeekClock clock;
+  bool rated = false;
   {
     std::lock_guard lock(mutex_);
     const TimePoint now = deps_.clock->now();
@@ -365,6 +401,7 @@ void ChallengeDesk::seek() {
     SeekContext ctx;
     ctx.my_id = account_.id;
     ctx.my_rating = account_.crazyhouse_rating;
+    ctx.challenge_block_list = policy_.block_list;
     ctx.excluded = [this](const std::string& id) {
       return deps_.ledger->declined(id).has_value() || deps_.sessions->with_opponent(id) > 0;
     };
@@ -372,21 +409,22 @@ void ChallengeDesk::seek() {
     if (candidates.empty()) {
       deps_.metrics->add_matchmaking("no_candidate");
       spdlog::info(
-          "matchmaking: none of {} online bots fits (plays crazyhouse, rated within {} of {}, "
-          "not declined lately); trying again in {} s",
+          "matchmaking: none of {} online bots fits (plays crazyhouse, rated within {} of {} "
+          "and in [{}, {}], not blocked, not declined lately); trying again in {} s",
           online.size(), seek_.rating_difference, ctx.my_rating.value_or(kDefaultRating),
-          seek_.interval_s);
+          seek_.min_rating, seek_.max_rating, seek_.interval_s);
       return forget_outgoing_locked(now);
     }
     chosen = pick_opponent(candidates, deps_.random());
     clock = pick_clock(seek_.clocks, deps_.random());
+    rated = pick_rated(seek_.mode, deps_.random());
     outgoing_->user_id = lower(chosen.id);
     outgoing_->username = chosen.username;
     outgoing_->clock = std::to_string(clock.limit_s) + "+" + std::to_string(clock.increment_s);
   }
   std::string id;
-  const ApiResult r = deps_.client->create_challenge(chosen.username, clock.limit_s,
-                                                     clock.increment_s, seek_.rated, id);
+  const ApiResult r =
+      deps_.client->create_challenge(chosen.username, clock.limit_s, clock.increment_s, rated, id);
   std::lock_guard lock(mutex_);
   const TimePoint now = deps_.clock->now();
   const bool still_ours =
@@ -395,7 +433,7 @@ void ChallengeDesk::seek() {
     deps_.metrics->add_matchmaking("challenged");
     spdlog::info("challenged {} ({} in crazyhouse) to {} {}: challenge {}", chosen.username,
                  rating_text(chosen.crazyhouse_rating), outgoing_ ? outgoing_->clock : "",
-                 seek_.rated ? "rated" : "casual", id);
+                 rated ? "rated" : "casual", id);
     seek_backoff_ = Millis(0);
     if (!still_ours) return;  // already answered (a fast accept or decline)
     const std::string refusal = refusal_locked();

@@ -55,8 +55,9 @@ class ChallengeDesk {
   void on_challenge_canceled(const Challenge& challenge);
   void on_challenge_declined(const Challenge& challenge);
   // A game started: settles the challenge it came from. True when the opponent is a bot (the
-  // game is then counted in the ledger).
-  bool on_game_start(const GameInfo& game);
+  // game is then counted in the ledger). `known` (optional) is set to whether the game came
+  // from a challenge the desk handled; a game from before a restart did not.
+  bool on_game_start(const GameInfo& game, bool* known = nullptr);
   void on_game_finish(const std::string& game_id);
 
   // --- the main loop, a few times a second ---
@@ -65,6 +66,9 @@ class ChallengeDesk {
   // Stops the worker; requests not yet sent are dropped (lichess expires what they were for).
   void stop();
   int waiting() const;
+  // The place (1 = next) of `user`'s first waiting challenge in the queue's order, by id or
+  // name, case-insensitive; 0 when none waits.
+  int place_of(const std::string& user) const;
 
  private:
   // Accepted (or being accepted), or our challenge accepted: the game holds a slot from here

@@ -21,16 +21,22 @@ struct SeekContext {
   std::optional<int> my_rating;
   // True for bots not to challenge now (declined recently, playing us already, ...).
   std::function<bool(const std::string& user_id)> excluded;
+  // challenge.block_list: ids or names, case-insensitive; never challenged either.
+  std::vector<std::string> challenge_block_list;
 };
 
 // The bots worth a challenge: online bots that have played crazyhouse, rated within
-// rating_difference of us, not blocked or excluded, and not ourselves.
+// rating_difference of us and within [min_rating, max_rating], on neither block list, not
+// excluded, and not ourselves; with a rating preference, only those rated above (below) us
+// when there are any.
 std::vector<OnlineBot> seek_candidates(const std::vector<OnlineBot>& online,
                                        const MatchmakingOptions& options, const SeekContext& ctx);
 
 // One of `candidates` (not empty), chosen by `random01` in [0, 1).
 const OnlineBot& pick_opponent(const std::vector<OnlineBot>& candidates, double random01);
 const SeekClock& pick_clock(const std::vector<SeekClock>& clocks, double random01);
+// Whether a challenge in `mode` is rated (kRandom: rated when random01 >= 0.5).
+bool pick_rated(SeekMode mode, double random01);
 
 // How long a bot that declined with lichess's `reason_key` (lower case, as lichess sends it)
 // is not asked again: a day for reasons that will not change soon (variant, time control, no

@@ -13,16 +13,32 @@ struct SeekClock {
   bool operator==(const SeekClock&) const = default;
 };
 
+// Which of the fitting bots to prefer.
+enum class RatingPreference {
+  kNone,    // any, at random
+  kHigher,  // those rated above us, when there are any
+  kLower,   // those rated below us, when there are any
+};
+
+// Rated or casual challenges, or a coin toss for each.
+enum class SeekMode { kCasual, kRated, kRandom };
+
 struct MatchmakingOptions {
   bool enabled;
   int idle_s;                              // idle this long before seeking
+  bool during_games;                       // running games do not count as busy while a
+                                           // bot game has a free slot
   std::vector<std::string> time_controls;  // "<base s>+<increment s>", as configured
   std::vector<SeekClock> clocks;           // the same, parsed and checked (bot_config.cpp)
-  bool rated;
-  int rating_difference;                // the opponent's crazyhouse rating within this of ours
+  SeekMode mode;
+  int rating_difference;  // the opponent's crazyhouse rating within this of ours
+  int min_rating;         // ... and within [min_rating, max_rating]
+  int max_rating;
+  RatingPreference preference;
   int interval_s;                       // at least this long between two of our challenges
   int timeout_s;                        // an unanswered challenge is canceled after this long
   std::vector<std::string> block_list;  // bots never challenged
+  bool decliners_forever;  // a lasting decline lists the bot in decliners.txt: never again
 };
 
 // "180+2" -> {180, 2}. False (and why) for anything else, or a clock lichess would refuse for

@@ -31,6 +31,7 @@ class GameSession {
     const BotConfig* config = nullptr;
     std::string my_id;
     std::string my_name;
+    std::function<QueueView(const std::string& user)> queue;  // the desk's queue, for !queue
   };
 
   GameSession(std::string game_id, Deps deps, std::unique_ptr<MoveEngine> engine);

@@ -35,7 +35,9 @@ SessionCore::SessionCore(std::string game_id, const BotConfig& config, Env env, 
       resign_(config),
       opponent_(game_id_, config, *env_.client, *env_.clock, log_),
       chat_(game_id_, config, *env_.client, *env_.clock,
-            ChatContext{env_.my_name, env_.engine_name, [this] { return eval_summary(); }}, log_),
+            ChatContext{env_.my_name, env_.engine_name, [this] { return eval_summary(); },
+                        env_.queue},
+            log_),
       record_(game_id_, config, log_) {}
 
 void SessionCore::on_event(const GameEvent& event, TimePoint received) {

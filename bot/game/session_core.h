@@ -53,7 +53,8 @@ class SessionCore {
     PonderCoordinator* ponder = nullptr;  // optional
     std::string my_id;                    // lowercase account id
     std::string my_name;
-    std::string engine_name;  // for !name
+    std::string engine_name;                                  // for !name
+    std::function<QueueView(const std::string& user)> queue;  // for !queue (optional)
   };
 
   SessionCore(std::string game_id, const BotConfig& config, Env env, MoveEngine& engine,

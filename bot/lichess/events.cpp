@@ -304,6 +304,20 @@ std::optional<std::vector<OngoingGame>> parse_playing(std::string_view body, std
   });
 }
 
+std::optional<std::vector<std::string>> parse_bot_ids(std::string_view body, std::string& error) {
+  return guarded(body, error, [&](const json& j) -> std::optional<std::vector<std::string>> {
+    if (!j.is_array()) {
+      error = "users status response is not an array";
+      return std::nullopt;
+    }
+    std::vector<std::string> bots;
+    for (const json& u : j)
+      if (u.is_object() && str(u, "title") == "BOT" && !str(u, "id").empty())
+        bots.push_back(lower(str(u, "id")));
+    return bots;
+  });
+}
+
 std::string error_text(std::string_view body) {
   json j = json::parse(body, nullptr, false);
   if (!j.is_discarded() && j.is_object()) {

@@ -181,6 +181,9 @@ struct OngoingGame {
 };
 std::optional<Account> parse_account(std::string_view body, std::string& error);
 std::optional<std::vector<OngoingGame>> parse_playing(std::string_view body, std::string& error);
+// GET /api/users/status: [{"id","name","title"?,"online"?,...}]; the ids (lower case) of the
+// users lichess titles BOT, or nothing when the body is not such an array.
+std::optional<std::vector<std::string>> parse_bot_ids(std::string_view body, std::string& error);
 // NDJSON, one User a line; lines that are not a usable user are skipped.
 std::vector<OnlineBot> parse_online_bots(std::string_view body);
 // The id of a ChallengeJson (the answer to POST /api/challenge/{username}); "" when absent.

@@ -174,6 +174,27 @@ ApiResult LichessClient::get_playing(std::vector<OngoingGame>& out) {
   return r;
 }
 
+ApiResult LichessClient::get_bots_among(const std::vector<std::string>& users,
+                                        std::vector<std::string>& bots) {
+  std::string ids;
+  for (const auto& user : users) {
+    if (!is_valid_username(user)) return invalid("invalid user name");
+    ids += (ids.empty() ? "" : ",") + user;
+  }
+  ApiResult r = call("users_status", Method::kGet, "/api/users/status?ids=" + ids, {}, true);
+  if (r.ok()) {
+    std::string error;
+    auto found = parse_bot_ids(r.body, error);
+    if (!found) {
+      r.status = ApiStatus::kServerError;
+      r.error = "unexpected /api/users/status response: " + error;
+    } else {
+      bots = std::move(*found);
+    }
+  }
+  return r;
+}
+
 ApiResult LichessClient::upgrade_to_bot() {
   // Irreversible: never retried automatically.
   return call("upgrade", Method::kPost, "/api/bot/account/upgrade", {}, false);

@@ -82,6 +82,9 @@ class LichessClient {
 
   ApiResult get_account(std::optional<Account>& out);
   ApiResult get_playing(std::vector<OngoingGame>& out);
+  // GET /api/users/status?ids=...: which of these users (ids or names, at most 100) lichess
+  // titles BOT; `bots` gets their ids in lower case.
+  ApiResult get_bots_among(const std::vector<std::string>& users, std::vector<std::string>& bots);
   ApiResult upgrade_to_bot();
 
   ApiResult move(std::string_view game_id, std::string_view uci,

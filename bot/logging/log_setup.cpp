@@ -2,6 +2,7 @@
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/base_sink.h>
+#include <spdlog/sinks/rotating_file_sink.h>
 
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <vector>
 
 #include "bot/lichess/redact.h"
 #include "engine/log.h"
@@ -82,8 +84,33 @@ std::shared_ptr<spdlog::sinks::sink> make_log_sink(LogFormat format, LogWriter w
   return std::make_shared<RedactingSink>(format, std::move(writer));
 }
 
-void setup_logging(LogFormat format, std::string_view level, LogWriter writer) {
-  auto logger = std::make_shared<spdlog::logger>("zhbot", make_log_sink(format, std::move(writer)));
+namespace {
+
+// spdlog's rotating file sink, fed the finished (formatted, redacted) lines as they are.
+LogWriter rotating_file_writer(const LogFile& file) {
+  std::shared_ptr<spdlog::sinks::rotating_file_sink_mt> sink;
+  try {
+    sink = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(file.path, file.max_bytes,
+                                                                  file.files);
+  } catch (const spdlog::spdlog_ex& e) {
+    throw std::runtime_error("cannot write the log file " + file.path + ": " + e.what());
+  }
+  sink->set_formatter(std::make_unique<spdlog::pattern_formatter>(
+      "%v", spdlog::pattern_time_type::local, std::string()));
+  return [sink](std::string_view line) {
+    sink->log(spdlog::details::log_msg(spdlog::string_view_t(), spdlog::level::info,
+                                       spdlog::string_view_t(line.data(), line.size())));
+    sink->flush();
+  };
+}
+
+}  // namespace
+
+void setup_logging(LogFormat format, std::string_view level, LogWriter writer,
+                   const LogFile& file) {
+  std::vector<spdlog::sink_ptr> sinks{make_log_sink(format, std::move(writer))};
+  if (!file.path.empty()) sinks.push_back(make_log_sink(format, rotating_file_writer(file)));
+  auto logger = std::make_shared<spdlog::logger>("zhbot", sinks.begin(), sinks.end());
   logger->set_level(spdlog::level::from_str(std::string(level)));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);

@@ -145,15 +145,34 @@ void Metrics::observe_move_overhead_ms(double ms) {
   overhead_max_ms_ = std::max(overhead_max_ms_, ms);
 }
 
+void Metrics::set_explorer_source(std::function<ExplorerFigures()> source) {
+  std::lock_guard lock(mutex_);
+  explorer_source_ = std::move(source);
+}
+
 std::string Metrics::render() const {
   std::function<EvaluatorFigures()> source;
+  std::function<ExplorerFigures()> explorer_source;
   {
     std::lock_guard lock(mutex_);
     source = evaluator_source_;
+    explorer_source = explorer_source_;
   }
   const EvaluatorFigures ev = source ? source() : EvaluatorFigures{};  // outside our lock
+  // A plain value and a flag: GCC 12 takes an optional's payload here for uninitialised.
+  const bool explorer_on = bool(explorer_source);
+  const ExplorerFigures explorer = explorer_on ? explorer_source() : ExplorerFigures{};
   std::lock_guard lock(mutex_);
   std::ostringstream os;
+  if (explorer_on) {
+    header(os, "zhbot_explorer_requests_total", "counter",
+           "Opening explorer queries by outcome (failed: refused, an HTTP error, no answer).");
+    os << "zhbot_explorer_requests_total{outcome=\"answered\"} " << explorer.answered << "\n";
+    os << "zhbot_explorer_requests_total{outcome=\"failed\"} " << explorer.failed << "\n";
+    header(os, "zhbot_explorer_failing", "gauge",
+           "1 while the opening explorer's last query failed (the search plays instead).");
+    os << "zhbot_explorer_failing " << (explorer.failing ? 1 : 0) << "\n";
+  }
   header(os, "zhbot_evaluator_healthy", "gauge",
          "1 while the evaluator's device works (0: games run on the fallback evaluator).");
   os << "zhbot_evaluator_healthy " << (ev.healthy ? 1 : 0) << "\n";

@@ -30,6 +30,13 @@ struct EvaluatorFigures {
   double forward_us = 0;     // mean per batch
 };
 
+// The opening explorer's queries as /metrics shows them (filled by the program from the book's
+// ExplorerWatch; absent while the explorer is off).
+struct ExplorerFigures {
+  std::uint64_t answered = 0, failed = 0;
+  bool failing = false;  // the last query failed
+};
+
 class Metrics {
  public:
   void set_event_stream_connected(bool connected);
@@ -53,6 +60,8 @@ class Metrics {
   // the metrics lock). Without one the evaluator counts as healthy.
   void set_evaluator_source(std::function<EvaluatorFigures()> source);
   bool evaluator_healthy() const;
+  // Where /metrics reads the opening explorer's figures (optional, called outside the lock).
+  void set_explorer_source(std::function<ExplorerFigures()> source);
   // Our own overhead per move: opponent's move line received -> our POST sent, minus search.
   void observe_move_overhead_ms(double ms);
 
@@ -78,6 +87,7 @@ class Metrics {
   std::map<std::string, std::uint64_t, std::less<>> matchmaking_;
   int bot_games_24h_ = 0;
   std::function<EvaluatorFigures()> evaluator_source_;
+  std::function<ExplorerFigures()> explorer_source_;
   std::vector<double> overhead_recent_;  // the last kOverheadWindow values, for quantiles
   std::size_t overhead_next_ = 0;
   std::uint64_t overhead_count_ = 0;

@@ -70,7 +70,8 @@ std::string BotSettings::yaml() const {
 
 BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name,
                        const BotSettings& settings, const std::string& token,
-                       const std::map<std::string, std::string>& extra_env)
+                       const std::map<std::string, std::string>& extra_env,
+                       const std::vector<std::string>& env_unset)
     : log_(dir / (name + ".log")) {
   const std::filesystem::path config = dir / (name + ".yaml");
   {
@@ -84,9 +85,12 @@ BotProcess::BotProcess(const std::filesystem::path& dir, const std::string& name
   // A std::string, not a literal: GCC 12 at -O3 warns (-Werror=restrict) inside the inlined
   // string::operator=(const char*) here, a known false positive of that compiler.
   env.insert_or_assign("OPENBLAS_NUM_THREADS", std::string("1"));
+  for (const auto& name : env_unset) env.erase(name);
+  ChildOptions options = harness_child(log_, env);
+  options.env_unset = env_unset;
   process_ = std::make_unique<ChildProcess>(
       std::vector<std::string>{zh::test::zhbot_bin(), "run", "--config", config.string()},
-      harness_child(log_, env));
+      std::move(options));
 }
 
 int BotProcess::log_count(const std::string& needle) const {

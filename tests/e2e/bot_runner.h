@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/util/child_process.h"
 #include "tests/e2e/harness_io.h"
@@ -42,9 +43,11 @@ class BotSettings {
 class BotProcess {
  public:
   // Writes <dir>/<name>.yaml and starts `zhbot run --config` on it; output to <dir>/<name>.log.
-  // `extra_env` adds variables (e.g. systemd's NOTIFY_SOCKET).
+  // `extra_env` adds variables (e.g. systemd's NOTIFY_SOCKET); `env_unset` removes inherited
+  // ones, OPENBLAS_NUM_THREADS (otherwise set to 1) among them.
   BotProcess(const std::filesystem::path& dir, const std::string& name, const BotSettings& settings,
-             const std::string& token, const std::map<std::string, std::string>& extra_env = {});
+             const std::string& token, const std::map<std::string, std::string>& extra_env = {},
+             const std::vector<std::string>& env_unset = {});
   BotProcess(const BotProcess&) = delete;
   BotProcess& operator=(const BotProcess&) = delete;
 

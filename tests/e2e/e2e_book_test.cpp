@@ -128,6 +128,9 @@ TEST_F(E2eBook, TheExplorersMoveIsPlayedAndAnEmptyAnswerFallsBackToTheSearch) {
   // Asked at the start (answered) and after 1... d5 (nothing): then never again this game.
   EXPECT_EQ(asked.value("requests", 0), 2) << asked.dump();
   for (const auto& v : asked["variants"]) EXPECT_EQ(v, "crazyhouse");
+  // Not lichess's explorer host and no opt-in: the bot's token never went there.
+  EXPECT_EQ(asked.value("with_authorization", -1), 0) << asked.dump();
+  EXPECT_NE(bot.log().find("without a token"), std::string::npos) << bot.log();
   const std::string pgn = read_text(dir_ / "pgn" / (id + ".pgn"));
   EXPECT_NE(pgn.find("1. d4 { explorer [%clk"), std::string::npos) << pgn;
   EXPECT_NE(bot.log().find("played d2d4 from the explorer (510 games"), std::string::npos)

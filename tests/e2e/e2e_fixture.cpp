@@ -61,9 +61,10 @@ BotSettings E2eTest::settings() const {
 }
 
 BotProcess& E2eTest::start_bot(const BotSettings& s, const std::string& token,
-                               const std::map<std::string, std::string>& extra_env) {
+                               const std::map<std::string, std::string>& extra_env,
+                               const std::vector<std::string>& env_unset) {
   const std::string name = bots_.empty() ? "zhbot" : "zhbot-" + std::to_string(bots_.size() + 1);
-  bots_.push_back(std::make_unique<BotProcess>(dir_, name, s, token, extra_env));
+  bots_.push_back(std::make_unique<BotProcess>(dir_, name, s, token, extra_env, env_unset));
   return *bots_.back();
 }
 

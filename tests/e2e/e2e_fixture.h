@@ -26,7 +26,8 @@ class E2eTest : public ::testing::Test {
   // Test defaults (see BotSettings) with the PGN directory inside the run directory.
   BotSettings settings() const;
   BotProcess& start_bot(const BotSettings& s, const std::string& token = kToken,
-                        const std::map<std::string, std::string>& extra_env = {});
+                        const std::map<std::string, std::string>& extra_env = {},
+                        const std::vector<std::string>& env_unset = {});
   // Stops a bot: SIGTERM, a second SIGTERM (exit at once) and SIGKILL if it lingers.
   static ExitStatus stop_now(BotProcess& bot);
 

@@ -2,6 +2,8 @@
 // resumed by a fresh process after kill -9.
 #include <signal.h>
 
+#include <filesystem>
+
 #include "tests/e2e/e2e_fixture.h"
 
 namespace zh::e2e {
@@ -64,6 +66,26 @@ TEST_F(E2eLifecycle, SigtermDeclinesNewChallengesFinishesTheGameAndExitsZero) {
   EXPECT_TRUE(game_over(g)) << "the daemon exited before its game was over: " << g.dump();
   EXPECT_GT(g.value("bot_moves", 0), bot_moves_at_term) << "no move was played after SIGTERM";
   expect_clean_finish(id, 5s);
+}
+
+// Started by hand as the README shows, without OPENBLAS_NUM_THREADS: the math library's thread
+// pool exists before the daemon blocks the stop signals, and the kernel may hand a signal to
+// one of its threads. The daemon must still drain (log it, exit 0), not die of the signal.
+TEST_F(E2eLifecycle, StopSignalsDrainAProcessStartedWithoutOpenblasNumThreads) {
+  start_emulator();
+  for (const int sig : {SIGTERM, SIGINT}) {
+    BotProcess& bot = start_bot(settings(), kToken, {}, {"OPENBLAS_NUM_THREADS"});
+    ASSERT_TRUE(bot.wait_log("event stream connected", 60s)) << bot.log();
+    const std::string tasks = "/proc/" + std::to_string(bot.process().pid()) + "/task";
+    int threads = 0;
+    for ([[maybe_unused]] const auto& t : std::filesystem::directory_iterator(tasks)) ++threads;
+    bot.process().signal(sig);
+    const auto status = bot.process().wait_exit(60s);
+    ASSERT_TRUE(status.has_value()) << "no exit after signal " << sig;
+    EXPECT_TRUE(status->exited && status->code == 0)
+        << "signal " << sig << " with " << threads << " threads: " << status->describe();
+    EXPECT_EQ(bot.log_count("shutdown requested"), 1) << bot.log();
+  }
 }
 
 TEST_F(E2eLifecycle, KillNineMidGameThenARestartResumesAndFinishesTheGame) {

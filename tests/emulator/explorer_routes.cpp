@@ -1,9 +1,11 @@
-// A stand-in for lichess's opening explorer (explorer.lichess.ovh), for the bot's book tests:
+// A stand-in for lichess's opening explorer (explorer.lichess.org), for the bot's book tests:
 //   GET  /explorer/lichess?variant=crazyhouse&fen=FEN  -> {"moves": [...]} for that position
 //   POST /admin/explorer  {"positions": [{"fen", "moves": [{"uci","white","draws","black"}]}],
 //                          "status": 200, "delay_ms": 0}  (replaces the table; status and
 //                          delay_ms make every answer fail or come late)
-//   GET  /admin/explorer  {"requests": N, "fens": [...], "variants": [...]}
+//   GET  /admin/explorer  {"requests": N, "fens": [...], "variants": [...],
+//                          "with_authorization": N (requests that carried an Authorization
+//                          header: a stand-in at another URL must never see the bot's token)}
 // Positions match on the first four FEN fields (no move counters). Unknown positions answer
 // an empty move list, as the real explorer does.
 #include <chrono>
@@ -36,6 +38,7 @@ struct ExplorerTable {
   int status = 200;
   int delay_ms = 0;
   std::vector<std::string> fens, variants;
+  int with_authorization = 0;
 };
 
 }  // namespace
@@ -50,6 +53,7 @@ void add_explorer_routes(httplib::Server& server) {
       const std::string fen = req.get_param_value("fen");
       table->fens.push_back(fen);
       table->variants.push_back(req.get_param_value("variant"));
+      table->with_authorization += req.has_header("Authorization");
       if (auto it = table->moves.find(first_four_fields(fen)); it != table->moves.end())
         moves = it->second;
       status = table->status;
@@ -82,10 +86,12 @@ void add_explorer_routes(httplib::Server& server) {
   });
   server.Get("/admin/explorer", [table](const httplib::Request&, httplib::Response& res) {
     std::lock_guard lock(table->mutex);
-    res.set_content(
-        json{{"requests", table->fens.size()}, {"fens", table->fens}, {"variants", table->variants}}
-            .dump(),
-        "application/json");
+    res.set_content(json{{"requests", table->fens.size()},
+                         {"fens", table->fens},
+                         {"variants", table->variants},
+                         {"with_authorization", table->with_authorization}}
+                        .dump(),
+                    "application/json");
   });
 }
 

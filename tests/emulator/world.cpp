@@ -387,6 +387,12 @@ ApiReply World::create_challenge(const std::string& username,
   std::lock_guard lock(mu_);
   auto user = users_.find(lower(username));
   if (user == users_.end()) return error(400, "No such user: " + username);
+  if (!user->second.refuses.empty()) {
+    json body = {{"error", user->second.refuses}};
+    if (user->second.refuses_seconds > 0)
+      body["ratelimit"] = {{"key", "bot.vsBot.day"}, {"seconds", user->second.refuses_seconds}};
+    return ApiReply{400, body.dump()};
+  }
   Challenge c;
   c.id = new_id();
   c.challenger = options_.bot;

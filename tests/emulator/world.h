@@ -48,6 +48,11 @@ struct SimUser {
   bool online_bot = false;     // listed by GET /api/bot/online
   std::string decline_reason;  // non-empty: declines the bot's challenges with it
   bool ignores = false;        // never answers the bot's challenges (they time out)
+  // Non-empty: lichess refuses the bot's challenge to this user at once, HTTP 400 with this
+  // error (it takes no challenges, ...); with refuses_seconds > 0 the body also carries
+  // {"ratelimit":{"key":"bot.vsBot.day","seconds":N}}, as for a bot at its own daily limit.
+  std::string refuses;
+  int refuses_seconds = 0;
   OpponentSpec opponent;
 };
 

@@ -38,6 +38,8 @@ json World::admin_add_user(const json& spec) {
   u.online_bot = spec.value("online_bot", u.info.title == "BOT");
   u.decline_reason = spec.value("decline_reason", std::string());
   u.ignores = spec.value("ignores", false);
+  u.refuses = spec.value("refuses", std::string());
+  u.refuses_seconds = spec.value("refuses_seconds", 0);
   if (spec.contains("opponent")) u.opponent = opponent_from_json(spec.at("opponent"));
   std::lock_guard lock(mu_);
   if (u.info.id == options_.bot.id) throw std::invalid_argument("that name is the bot's own");

@@ -25,7 +25,22 @@ TEST(BookConfig, IsOffByDefault) {
   EXPECT_FALSE(c.book.enabled);
   EXPECT_FALSE(c.book.explorer);
   EXPECT_EQ(c.book.selection, book::Selection::kWeighted);
-  EXPECT_EQ(c.book.explorer_url, "https://explorer.lichess.ovh/lichess");
+  // lichess's explorer host since March 2026 (the .ovh one answers nothing without a token).
+  EXPECT_EQ(c.book.explorer_url, "https://explorer.lichess.org/lichess");
+  EXPECT_FALSE(c.book.explorer_send_token);
+}
+
+TEST(BookConfig, TheTokenGoesInClearTextToNoOtherMachine) {
+  EXPECT_NE(error_of("book:\n  book_explorer_url: http://explorer.example/lichess\n"
+                     "  book_explorer_send_token: true\n")
+                .find("option 'book_explorer_send_token'"),
+            std::string::npos);
+  EXPECT_EQ(error_of("book:\n  book_explorer_url: https://explorer.example/lichess\n"
+                     "  book_explorer_send_token: true\n"),
+            "no error");
+  EXPECT_EQ(error_of("book:\n  book_explorer_url: http://127.0.0.1:9/lichess\n"
+                     "  book_explorer_send_token: true\n"),
+            "no error");
 }
 
 TEST(BookConfig, ReadsTheBookSection) {

@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <mutex>
+#include <vector>
 
+#include "bot/book/book_move_engine.h"
+#include "bot/config/bot_config.h"
 #include "tests/bot/support/test_server.h"
 
 namespace zh::bot {
@@ -32,6 +35,50 @@ TEST(OpeningExplorer, NamesAnAnswerItCannotRead) {
   EXPECT_FALSE(parse_explorer_answer(R"({"moves":[{"san":"e4"}]})").error.empty());
   EXPECT_FALSE(parse_explorer_answer(R"({"moves":[{"uci":"e2e4","white":-1}]})").error.empty());
   EXPECT_TRUE(parse_explorer_answer(R"({"moves":[]})").error.empty());
+}
+
+TEST(OpeningExplorer, TheBotsTokenGoesToLichesssExplorerHostAlone) {
+  EXPECT_TRUE(explorer_gets_token("https://explorer.lichess.org/lichess", false));
+  EXPECT_TRUE(explorer_gets_token("https://Explorer.Lichess.org:443/lichess?x=1", false));
+  EXPECT_TRUE(explorer_gets_token("https://explorer.lichess.org", false));
+  // Not in clear text, not to a look-alike, not past a user part or in a query.
+  EXPECT_FALSE(explorer_gets_token("http://explorer.lichess.org/lichess", false));
+  EXPECT_FALSE(explorer_gets_token("https://explorer.lichess.ovh/lichess", false));
+  EXPECT_FALSE(explorer_gets_token("https://explorer.lichess.org.example.com/lichess", false));
+  EXPECT_FALSE(explorer_gets_token("https://explorer.lichess.org@example.com/lichess", false));
+  EXPECT_FALSE(explorer_gets_token("https://example.com/explorer.lichess.org", false));
+  EXPECT_FALSE(explorer_gets_token("https://example.com?h=explorer.lichess.org", false));
+  EXPECT_FALSE(explorer_gets_token("https://lichess.org/lichess", false));
+  // Anywhere the operator opted in.
+  EXPECT_TRUE(explorer_gets_token("https://mirror.example/lichess", true));
+}
+
+TEST(OpeningExplorer, AConfiguredUrlGetsTheTokenOnlyWhenTheOperatorOptsIn) {
+  test::TestServer server;
+  std::mutex mutex;
+  std::vector<std::string> authorizations;
+  server.server().Get("/lichess", [&](const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard lock(mutex);
+    authorizations.push_back(req.get_header_value("Authorization"));
+    res.set_content(R"({"moves":[]})", "application/json");
+  });
+  server.start();
+  BookConfig c = BotConfig::defaults().book;
+  c.enabled = true;
+  c.explorer = true;
+  c.explorer_url = server.base_url() + "/lichess";
+  c.explorer_timeout_ms = 5000;
+  const std::string fen = "8/8/8/8/8/8/8/K6k/ w - - 0 1";
+  const std::string token = "lip_ExplorerTestToken";
+  const auto without = load_book_sources(c, token);
+  EXPECT_FALSE(without->explorer_token);
+  EXPECT_TRUE(without->explorer->query(fen).error.empty());
+  c.explorer_send_token = true;
+  const auto with = load_book_sources(c, token);
+  EXPECT_TRUE(with->explorer_token);
+  EXPECT_TRUE(with->explorer->query(fen).error.empty());
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(authorizations, (std::vector<std::string>{"", "Bearer " + token}));
 }
 
 TEST(OpeningExplorer, AsksForCrazyhouseWithTheFenAndNoToken) {

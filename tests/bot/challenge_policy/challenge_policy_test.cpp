@@ -65,17 +65,24 @@ TEST(ChallengePolicy, ARefusalSaysLater) {
   EXPECT_EQ(decide_challenge(blitz_challenge(), defaults(), load).why, "shutting down");
 }
 
-TEST(ChallengePolicy, Variants) {
+TEST(ChallengePolicy, EveryVariantButCrazyhouseIsDeclinedWhateverTheConfigSays) {
   Challenge c = blitz_challenge();
   c.variant = "standard";
   expect_decline(c, defaults(), idle(), DeclineReason::kVariant);
   c.variant = "atomic";
   expect_decline(c, defaults(), idle(), DeclineReason::kVariant);
+  // A config that lists other variants (check-config refuses it; a hand-made one may not have
+  // been checked) still gets lichess's `variant` reason: the game would never be played.
   ChallengePolicyOptions only_standard = defaults();
   only_standard.variants = {"standard"};
-  expect_decline(c, only_standard, idle(), DeclineReason::kStandard);
+  expect_decline(c, only_standard, idle(), DeclineReason::kVariant);
+  c.variant = "standard";
+  expect_decline(c, only_standard, idle(), DeclineReason::kVariant);
   ChallengePolicyOptions both = defaults();
   both.variants = {"crazyhouse", "atomic"};
+  c.variant = "atomic";
+  expect_decline(c, both, idle(), DeclineReason::kVariant);
+  c.variant = "crazyhouse";
   EXPECT_TRUE(decide_challenge(c, both, idle()).accepted());
 }
 
@@ -290,6 +297,29 @@ TEST(ChallengePolicy, LastingReasonsWinOverLater) {
   Challenge c = blitz_challenge();
   c.variant = "standard";
   expect_decline(c, defaults(), busy, DeclineReason::kVariant);
+}
+
+TEST(ChallengePolicy, LastingReasonsComeBeforeARefusal) {
+  // While the bot refuses new games (draining, a failing device), `later` is only for a
+  // challenge that would pass once the refusal ends.
+  DaemonLoad refusing = idle();
+  refusing.refusal = "shutting down";
+  ChallengePolicyOptions o = defaults();
+  o.block_list = {"alice"};
+  expect_decline(blitz_challenge(), o, refusing, DeclineReason::kGeneric);
+  Challenge c = blitz_challenge();
+  c.variant = "atomic";
+  expect_decline(c, defaults(), refusing, DeclineReason::kVariant);
+  c = blitz_challenge();
+  c.time_control = {"clock", 15, 0, 0};
+  c.speed = "ultraBullet";
+  expect_decline(c, defaults(), refusing, DeclineReason::kTooFast);
+  c = blitz_challenge();
+  c.challenger.title = "BOT";
+  o = defaults();
+  o.accept_bots = false;
+  expect_decline(c, o, refusing, DeclineReason::kNoBot);
+  expect_decline(blitz_challenge(), defaults(), refusing, DeclineReason::kLater);
 }
 
 TEST(ChallengePolicy, SpeedRankOrder) {

@@ -35,12 +35,32 @@ TEST(Chat, TemplatesFillNamesSafely) {
 
 TEST(Chat, CommandsAnswerWithoutEchoingInput) {
   const ChatContext c = context();
-  EXPECT_EQ(answer_chat({"bob", "!help", "spectator"}, c), "Commands: !help, !name, !eval");
+  EXPECT_EQ(answer_chat({"bob", "!help", "spectator"}, c), "Commands: !help, !name, !queue, !eval");
+  EXPECT_NE(answer_chat({"bob", "!help", "player"}, c)->find("!queue"), std::string::npos);
   EXPECT_NE(answer_chat({"bob", "!help", "player"}, c)->find("spectator"), std::string::npos);
   EXPECT_EQ(answer_chat({"bob", " !NAME ", "player"}, c), c.engine_name);
   const auto eval = answer_chat({"bob", "!eval", "spectator"}, c);
   ASSERT_TRUE(eval);
   EXPECT_EQ(*eval, "Eval: +0.35, 1200 nodes, 800 nodes/s, best N@f7+");
+}
+
+TEST(Chat, QueueTellsHowManyWaitAndTheAskersPlace) {
+  ChatContext c = context();
+  EXPECT_EQ(answer_chat({"bob", "!queue", "player"}, c),
+            "No challenge is waiting for a free game.");
+  std::string asked;
+  c.queue = [&](const std::string& user) {
+    asked = user;
+    return QueueView{3, user == "Carol" ? 2 : 0};
+  };
+  EXPECT_EQ(answer_chat({"Carol", "!queue", "spectator"}, c),
+            "3 challenges are waiting for a free game. Yours is number 2.");
+  EXPECT_EQ(asked, "Carol");
+  EXPECT_EQ(answer_chat({"bob", "!QUEUE", "player"}, c),
+            "3 challenges are waiting for a free game.");
+  c.queue = [](const std::string&) { return QueueView{1, 1}; };
+  EXPECT_EQ(answer_chat({"bob", "!queue", "player"}, c),
+            "1 challenge is waiting for a free game. Yours is number 1.");
 }
 
 TEST(Chat, EvalIsForSpectatorsOnly) {

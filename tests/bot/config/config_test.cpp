@@ -57,7 +57,7 @@ TEST(Config, AppliesSectionsAndLists) {
 lichess:
   base_url: http://127.0.0.1:8080
 challenge:
-  variants: [crazyhouse, atomic]
+  variants: [crazyhouse]
   speeds: "blitz, rapid"
   max_concurrent_games: 4
   block_list:
@@ -67,7 +67,7 @@ game:
                     "test.yaml", o);
   const BotConfig c = BotConfig::from(o);
   EXPECT_EQ(c.base_url, "http://127.0.0.1:8080");
-  EXPECT_EQ(c.challenge.variants, (std::vector<std::string>{"crazyhouse", "atomic"}));
+  EXPECT_EQ(c.challenge.variants, (std::vector<std::string>{"crazyhouse"}));
   EXPECT_EQ(c.challenge.speeds, (std::vector<std::string>{"blitz", "rapid"}));
   EXPECT_EQ(c.challenge.max_concurrent_games, 4);
   EXPECT_TRUE(c.challenge.block_list.empty());
@@ -104,6 +104,21 @@ TEST(Config, ErrorsNameTheKeyTheValueAndWhatIsAllowed) {
     EXPECT_EQ(error_of(std::string("lichess:\n  base_url: ") + url + "\n"), "") << url;
 }
 
+TEST(Config, EveryVariantButCrazyhouseIsRefusedNamingTheKey) {
+  // Such a variant was accepted and its game never played: refused before the bot starts.
+  for (const char* yaml :
+       {"challenge:\n  variants: [crazyhouse, atomic]\n", "challenge:\n  variants: standard\n",
+        "challenge:\n  variants: \"chess960, crazyhouse\"\n"}) {
+    const std::string e = error_of(yaml);
+    EXPECT_NE(e.find("option 'variants'"), std::string::npos) << yaml << e;
+    EXPECT_NE(e.find("crazyhouse only"), std::string::npos) << yaml << e;
+  }
+  EXPECT_NE(error_of("challenge:\n  variants: [crazyhouse, atomic]\n").find("'atomic'"),
+            std::string::npos);
+  EXPECT_NE(error_of("challenge:\n  variants: horde\n").find("'horde'"), std::string::npos);
+  EXPECT_EQ(error_of("challenge:\n  variants: crazyhouse\n"), "");
+}
+
 TEST(Config, DeskOptionsAreCheckedByKey) {
   // Correspondence is refused, with the reason, rather than accepted and played badly.
   std::string e = error_of("challenge:\n  speeds: blitz,correspondence\n");
@@ -126,6 +141,11 @@ TEST(Config, DeskOptionsAreCheckedByKey) {
   EXPECT_NE(e.find("seek_time_controls"), std::string::npos) << e;
   e = error_of("matchmaking:\n  seek_games: true\nchallenge:\n  accept_bots: false\n");
   EXPECT_NE(e.find("seek_games"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_min_rating: 2000\n  seek_max_rating: 1800\n");
+  EXPECT_NE(e.find("seek_min_rating"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_rating_preference: stronger\n");
+  EXPECT_NE(e.find("seek_rating_preference"), std::string::npos) << e;
+  EXPECT_NE(e.find("higher"), std::string::npos) << e;
   e = error_of("matchmaking:\n  seek_timeout_s: 0\n");
   EXPECT_NE(e.find("matchmaking.seek_timeout_s"), std::string::npos) << e;
 

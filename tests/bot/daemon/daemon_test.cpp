@@ -52,7 +52,8 @@ class DaemonTest : public ::testing::Test {
     std::filesystem::remove_all(config_.state_dir);
   }
 
-  void account(const std::string& body, int status = 200) {
+  void account(const std::string& body, int status = 200,
+               const std::string& playing = R"({"nowPlaying":[]})") {
     server_.server().Get(
         "/api/account", [this, body, status](const httplib::Request& req, httplib::Response& res) {
           auth_ok_ = req.get_header_value("Authorization") == std::string("Bearer ") + kToken;
@@ -60,8 +61,8 @@ class DaemonTest : public ::testing::Test {
           res.set_content(body, "application/json");
         });
     server_.server().Get("/api/account/playing",
-                         [](const httplib::Request&, httplib::Response& res) {
-                           res.set_content(R"({"nowPlaying":[]})", "application/json");
+                         [playing](const httplib::Request&, httplib::Response& res) {
+                           res.set_content(playing, "application/json");
                          });
   }
 
@@ -249,6 +250,91 @@ TEST_F(BotCapTest, ACorruptStateFileIsAWarningAndTheBotStillPlays) {
   const auto answers = play(std::string(kBotChallenge) + "\n", 1);
   EXPECT_EQ(answers, (std::vector<std::string>{"botChal3 accept "}));
   EXPECT_TRUE(logged("is unusable"));
+}
+
+// A game from before a restart against a bot, and lichess's word on who is a bot.
+const char* kPlayingABot =
+    R"({"nbMyTurn":0,"nowPlaying":[{"gameId":"resumed1","fullId":"resumed1abcd","color":"black","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","hasMoved":false,"isMyTurn":false,"lastMove":"","opponent":{"id":"otherbot","username":"OtherBot","rating":1900},"rated":false,"speed":"blitz","variant":{"key":"crazyhouse","name":"Crazyhouse"}}]})";
+const char* kResumedGameFull =
+    R"({"type":"gameFull","id":"resumed1","variant":{"key":"crazyhouse"},"speed":"blitz","rated":false,"white":{"id":"otherbot","name":"OtherBot","title":"BOT","rating":1900},"black":{"id":"zhbot","name":"ZhBot","title":"BOT","rating":1500},"initialFen":"startpos","clock":{"initial":180000,"increment":2000},"state":{"type":"gameState","moves":"","wtime":180000,"btime":180000,"winc":2000,"binc":2000,"status":"started"}})";
+const char* kThirdBotChallenge =
+    R"({"type":"challenge","challenge":{"id":"botChal4","url":"x","status":"created","challenger":{"id":"thirdbot","name":"ThirdBot","title":"BOT","rating":1800},"destUser":{"id":"zhbot","name":"ZhBot","title":"BOT"},"variant":{"key":"crazyhouse"},"rated":false,"speed":"blitz","timeControl":{"type":"clock","limit":180,"increment":2},"color":"random"},"compat":{"bot":true,"board":false}})";
+
+// Resumes the game above, then offers a bot's challenge; returns the answers to it.
+class ResumeTest : public DaemonTest {
+ protected:
+  std::vector<std::string> resume_then_bot_challenge(int users_status_code) {
+    account(R"({"id":"zhbot","username":"ZhBot","title":"BOT"})", 200, kPlayingABot);
+    server_.server().Get("/api/users/status", [this, users_status_code](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+      {
+        std::lock_guard lock(ids_mutex_);
+        asked_ids_ = req.get_param_value("ids");
+      }
+      res.status = users_status_code;
+      res.set_content(users_status_code == 200
+                          ? R"([{"id":"otherbot","name":"OtherBot","title":"BOT","online":true}])"
+                          : R"({"error":"down"})",
+                      "application/json");
+    });
+    server_.server().Get(
+        R"(/api/bot/game/stream/resumed1)", [](const httplib::Request&, httplib::Response& res) {
+          res.set_content(std::string(kResumedGameFull) + "\n", "application/x-ndjson");
+        });
+    std::mutex m;
+    std::vector<std::string> answers;
+    server_.server().Get("/api/stream/event", [&](const httplib::Request&, httplib::Response& res) {
+      res.set_content(
+          ++event_opens_ == 1 ? std::string(kThirdBotChallenge) + "\n" : std::string("\n"),
+          "application/x-ndjson");
+    });
+    server_.server().Post(R"(/api/challenge/(\w+)/(accept|decline))",
+                          [&](const httplib::Request& req, httplib::Response& res) {
+                            std::lock_guard lock(m);
+                            answers.push_back(std::string(req.matches[1]) + " " +
+                                              std::string(req.matches[2]) + " " +
+                                              req.get_param_value("reason"));
+                            res.set_content(R"({"ok":true})", "application/json");
+                          });
+    // Two slots, one kept for humans: a bot may take one, and the resumed bot game holds it.
+    config_.challenge.max_concurrent_games = 2;
+    config_.challenge.games_reserved_for_humans = 1;
+    config_.challenge.queue_size = 0;
+    run_daemon([&](Daemon& daemon) {
+      for (int i = 0; i < 3000; ++i) {
+        {
+          std::lock_guard lock(m);
+          if (!answers.empty()) break;
+        }
+        std::this_thread::sleep_for(10ms);
+      }
+      daemon.request_immediate_exit();
+    });
+    std::lock_guard lock(m);
+    return answers;
+  }
+
+  std::string asked_ids() {
+    std::lock_guard lock(ids_mutex_);
+    return asked_ids_;
+  }
+
+  std::mutex ids_mutex_;
+  std::string asked_ids_;
+};
+
+TEST_F(ResumeTest, AGameResumedAgainstABotHoldsABotSlot) {
+  const auto answers = resume_then_bot_challenge(200);
+  EXPECT_EQ(asked_ids(), "otherbot");
+  EXPECT_TRUE(logged("resuming ongoing game resumed1 vs OtherBot (a bot)"));
+  // Counted as a game against a human, the resumed game left the bots' slot free.
+  EXPECT_EQ(answers, (std::vector<std::string>{"botChal4 decline later"}));
+}
+
+TEST_F(ResumeTest, WhenLichessCannotSayTheOpponentCountsAsABot) {
+  const auto answers = resume_then_bot_challenge(500);
+  EXPECT_TRUE(logged("could not ask lichess which of otherbot are bots"));
+  EXPECT_EQ(answers, (std::vector<std::string>{"botChal4 decline later"}));
 }
 
 }  // namespace

@@ -9,7 +9,10 @@
 #include <condition_variable>
 #include <filesystem>
 #include <future>
+#include <set>
 
+#include "bot/game/game_session.h"
+#include "tests/bot/game/fake_engine.h"
 #include "tests/bot/support/loopback_client.h"
 #include "tests/support/fake_clock.h"
 
@@ -137,6 +140,21 @@ class ChallengeDeskTest : public ::testing::Test {
     desk_->set_account(me);
     return *desk_;
   }
+  // A game in the session table (never started: it only holds its slot).
+  void running_game(const std::string& id, const std::string& opponent, bool bot) {
+    sessions_.start(id, opponent, bot, [&] {
+      GameSession::Deps d;
+      d.http = client_->http.get();
+      d.client = client_->client.get();
+      d.clock = &clock_;
+      d.random = [] { return 0.5; };
+      d.config = &config_;
+      d.my_id = "zhbot";
+      d.my_name = "ZhBot";
+      return std::make_unique<GameSession>(id, std::move(d), std::make_unique<test::FakeEngine>());
+    });
+  }
+  bool sought() const { return metrics_.render().find("step=\"sought\"") != std::string::npos; }
   void open_gate() {
     std::lock_guard lock(gate_mutex_);
     gate_open_ = true;
@@ -200,6 +218,10 @@ TEST_F(ChallengeDeskTest, WaitingChallengesGetFreedSlotsInOrderUntilCanceledOrRe
   ASSERT_TRUE(calls_.wait_for("accept:first001"));
   ASSERT_TRUE(calls_.wait_for("decline:full0004:later"));
   EXPECT_EQ(desk.waiting(), 2);
+  // !queue's places, in the queue's order (the higher rating first).
+  EXPECT_EQ(desk.place_of("CID"), 1);
+  EXPECT_EQ(desk.place_of("bob"), 2);
+  EXPECT_EQ(desk.place_of("ann"), 0) << "playing, not waiting";
 
   desk.tick();  // no slot yet: the pending game holds it
   EXPECT_EQ(desk.waiting(), 2);
@@ -254,6 +276,44 @@ TEST_F(ChallengeDeskTest, MatchmakingChallengesAnIdleBotsPeerAndRemembersItsDecl
   EXPECT_EQ(reread.declined("near"), "timecontrol");
 }
 
+TEST_F(ChallengeDeskTest, ALastingDeclineListsTheBotForeverWhenAskedTo) {
+  config_.matchmaking.enabled = true;
+  config_.matchmaking.idle_s = 10;
+  config_.matchmaking.decliners_forever = true;
+  ChallengeDesk& desk = make_desk();
+  clock_.advance(10s);
+  desk.tick();
+  ASSERT_TRUE(calls_.wait_for("create:Near"));
+  ASSERT_TRUE(metric_seen("zhbot_matchmaking_total{step=\"challenged\"} 1"));
+  Challenge declined;
+  declined.id = "out00001";
+  declined.challenger.id = "zhbot";
+  declined.dest_user = ChallengeUser{"near", "Near", 1550, "BOT"};
+  declined.decline_reason_key = "nobot";
+  desk.on_challenge_declined(declined);
+  EXPECT_EQ(ledger_->decliners().ids(), std::set<std::string>{"near"});
+  EXPECT_TRUE(fs::exists(dir_ / "decliners.txt"));
+}
+
+TEST_F(ChallengeDeskTest, ALaterDeclineIsNeverListedForever) {
+  config_.matchmaking.enabled = true;
+  config_.matchmaking.idle_s = 10;
+  config_.matchmaking.decliners_forever = true;
+  ChallengeDesk& desk = make_desk();
+  clock_.advance(10s);
+  desk.tick();
+  ASSERT_TRUE(calls_.wait_for("create:Near"));
+  ASSERT_TRUE(metric_seen("zhbot_matchmaking_total{step=\"challenged\"} 1"));
+  Challenge declined;
+  declined.id = "out00001";
+  declined.challenger.id = "zhbot";
+  declined.dest_user = ChallengeUser{"near", "Near", 1550, "BOT"};
+  declined.decline_reason_key = "later";
+  desk.on_challenge_declined(declined);
+  EXPECT_TRUE(ledger_->decliners().ids().empty());
+  EXPECT_EQ(ledger_->declined("near"), "later");
+}
+
 TEST_F(ChallengeDeskTest, AnUnansweredChallengeIsCanceledAndAnAcceptedOneIsABotGame) {
   config_.matchmaking.enabled = true;
   config_.matchmaking.idle_s = 10;
@@ -304,6 +364,49 @@ TEST_F(ChallengeDeskTest, TheDailyBotGameLimitStopsSeekingAndBotAccepts) {
   desk.on_game_finish("human001");
   desk.tick();  // the pause is over
   ASSERT_TRUE(metric_seen("zhbot_matchmaking_total{step=\"sought\"} 2"));
+}
+
+TEST_F(ChallengeDeskTest, RunningGamesKeepTheBotFromSeekingUnlessAskedTo) {
+  config_.matchmaking.enabled = true;
+  config_.matchmaking.idle_s = 10;
+  ChallengeDesk& desk = make_desk();
+  running_game("game0001", "ann", false);
+  clock_.advance(60s);
+  desk.tick();
+  EXPECT_FALSE(sought()) << "sought while a game runs, seek_during_games being off";
+}
+
+TEST_F(ChallengeDeskTest, SeekingDuringGamesFillsAFreeSlotABotMayTake) {
+  config_.matchmaking.enabled = true;
+  config_.matchmaking.idle_s = 10;
+  config_.matchmaking.during_games = true;
+  config_.challenge.max_concurrent_games = 2;
+  ChallengeDesk& desk = make_desk();
+  running_game("game0001", "ann", false);
+  clock_.advance(10s);
+  desk.tick();
+  EXPECT_TRUE(sought());
+  ASSERT_TRUE(calls_.wait_for("create:Near"));
+}
+
+TEST_F(ChallengeDeskTest, SeekingDuringGamesNeverTakesASlotKeptForHumansOrBeyondTheLimit) {
+  config_.matchmaking.enabled = true;
+  config_.matchmaking.idle_s = 10;
+  config_.matchmaking.during_games = true;
+  config_.challenge.max_concurrent_games = 3;
+  config_.challenge.games_reserved_for_humans = 2;  // bots may hold one slot
+  ChallengeDesk& desk = make_desk();
+  running_game("game0001", "robo", true);
+  clock_.advance(60s);
+  desk.tick();
+  EXPECT_FALSE(sought()) << "a bot game took a slot kept for humans";
+  config_.challenge.games_reserved_for_humans = 0;
+  ChallengeDesk& full = make_desk();
+  running_game("game0002", "ann", false);
+  running_game("game0003", "bea", false);
+  clock_.advance(60s);
+  full.tick();
+  EXPECT_FALSE(sought()) << "sought with every slot taken";
 }
 
 TEST_F(ChallengeDeskTest, TheLedgersCountStopsSeekingBeforeLichessMust) {

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <set>
 
 #include "tests/support/fake_clock.h"
 
@@ -58,6 +60,28 @@ TEST_F(GameLedgerTest, RemembersDeclinesAcrossARestartUntilTheyExpire) {
   EXPECT_EQ(again.declined("slowbot"), "timeControl");
   EXPECT_FALSE(again.declined("gone"));
   EXPECT_FALSE(again.declined("stranger"));
+}
+
+TEST_F(GameLedgerTest, DeclinersListedForeverAreReadFromTheFileAsItIsNow) {
+  GameLedger ledger{StateFile(dir_), clock_};
+  ledger.restore();
+  EXPECT_FALSE(ledger.declined("grumpy"));
+  ASSERT_TRUE(ledger.remember_forever("Grumpy", "noBot"));
+  ASSERT_TRUE(ledger.remember_forever("sulky", "generic"));
+  EXPECT_EQ(ledger.declined("grumpy"), "listed in decliners.txt");
+  // A restart keeps them; the file is the operator's to read and edit.
+  GameLedger again{StateFile(dir_), clock_};
+  again.restore();
+  EXPECT_EQ(again.decliners().ids(), (std::set<std::string>{"grumpy", "sulky"}));
+  std::ifstream in(dir_ / "decliners.txt");
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("grumpy  # declined (noBot) on "), std::string::npos) << text;
+  // Deleting a line gives that bot another chance, at once; deleting the file clears the list.
+  std::ofstream(dir_ / "decliners.txt") << "# edited by hand\n\nsulky  # keep\n";
+  EXPECT_FALSE(again.declined("grumpy"));
+  EXPECT_TRUE(again.declined("sulky"));
+  fs::remove(dir_ / "decliners.txt");
+  EXPECT_FALSE(again.declined("sulky"));
 }
 
 }  // namespace

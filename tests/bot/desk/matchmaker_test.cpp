@@ -40,6 +40,29 @@ TEST(Matchmaker, CandidatesPlayCrazyhouseWithinTheWindowAndAreNotExcluded) {
   EXPECT_EQ(names(seek_candidates(all, o, ctx)), (std::vector<std::string>{"edge", "far"}));
 }
 
+TEST(Matchmaker, AbsoluteBoundsTheChallengeBlockListAndARatingPreference) {
+  MatchmakingOptions o = BotConfig::defaults().matchmaking;
+  o.rating_difference = 500;
+  o.min_rating = 1400;
+  o.max_rating = 1900;
+  SeekContext ctx;
+  ctx.my_id = "zhbot";
+  ctx.my_rating = 1700;
+  ctx.challenge_block_list = {"RUDE"};  // blocked for challenges: never sought either
+  const std::vector<OnlineBot> all = {online("low", 1350), online("below", 1600),
+                                      online("above", 1800), online("high", 1950),
+                                      online("rude", 1750)};
+  EXPECT_EQ(names(seek_candidates(all, o, ctx)), (std::vector<std::string>{"below", "above"}));
+  o.preference = RatingPreference::kHigher;
+  EXPECT_EQ(names(seek_candidates(all, o, ctx)), (std::vector<std::string>{"above"}));
+  o.preference = RatingPreference::kLower;
+  EXPECT_EQ(names(seek_candidates(all, o, ctx)), (std::vector<std::string>{"below"}));
+  // A preference narrows the choice, never empties it.
+  o.max_rating = 1650;
+  o.preference = RatingPreference::kHigher;
+  EXPECT_EQ(names(seek_candidates(all, o, ctx)), (std::vector<std::string>{"below"}));
+}
+
 TEST(Matchmaker, PicksAcrossTheWholeList) {
   const std::vector<OnlineBot> c = {online("a", 1), online("b", 1), online("c", 1)};
   EXPECT_EQ(pick_opponent(c, 0.0).username, "a");
@@ -47,6 +70,10 @@ TEST(Matchmaker, PicksAcrossTheWholeList) {
   EXPECT_EQ(pick_opponent(c, 0.999).username, "c");
   const std::vector<SeekClock> clocks = {{180, 2}, {300, 3}};
   EXPECT_EQ(pick_clock(clocks, 0.7), (SeekClock{300, 3}));
+  EXPECT_FALSE(pick_rated(SeekMode::kCasual, 0.9));
+  EXPECT_TRUE(pick_rated(SeekMode::kRated, 0.1));
+  EXPECT_FALSE(pick_rated(SeekMode::kRandom, 0.49));
+  EXPECT_TRUE(pick_rated(SeekMode::kRandom, 0.5));
 }
 
 TEST(Matchmaker, RemembersLastingDeclinesForADayAndLaterForAnHour) {
