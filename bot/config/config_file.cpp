@@ -50,6 +50,8 @@ std::string scalar_text(const YAML::Node& value, const std::string& key, std::st
 // Keys that earlier versions read, with what replaced them: an operator's old file gets the
 // new key named instead of a list of every allowed one.
 std::string retired_key_advice(const std::string& full) {
+  if (full == "matchmaking.seek_rated")
+    return "; it was replaced by matchmaking.seek_mode (rated, casual or random)";
   if (full == "search.mate_in_one")
     return "; it was replaced by search.leaf_mate_plies (0 = off, 1 = the old mate-in-one, the "
            "default searches deeper) and search.root_mate_share";

@@ -171,6 +171,8 @@ TEST(Config, UnknownKeysAndSectionsAreRejectedWithTheAllowedOnes) {
   e = error_of("search:\n  mate_in_one: true\n");
   EXPECT_NE(e.find("unknown key 'search.mate_in_one'"), std::string::npos) << e;
   EXPECT_NE(e.find("search.leaf_mate_plies"), std::string::npos) << e;
+  e = error_of("matchmaking:\n  seek_rated: true\n");
+  EXPECT_NE(e.find("matchmaking.seek_mode"), std::string::npos) << e;
   e = error_of("- just\n- a list\n");
   EXPECT_NE(e.find("top level"), std::string::npos) << e;
   e = error_of("challenge: [\n");
