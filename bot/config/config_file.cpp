@@ -135,10 +135,10 @@ void apply_config_text(std::string_view yaml, std::string_view source, Options& 
       const Option* option = options.find(key);
       if (option == nullptr || option->group != group) {
         const std::string advice = retired_key_advice(full);
-        throw ConfigError(where(source, entry.first) + ": unknown key '" + full + "'" +
-                          (advice.empty() ? "; section '" + group +
-                                                "' allows: " + keys_of_group(options, group)
-                                          : advice));
+        throw ConfigError(
+            where(source, entry.first) + ": unknown key '" + full + "'" +
+            (advice.empty() ? "; section '" + group + "' allows: " + keys_of_group(options, group)
+                            : advice));
       }
       try {
         options.set(option->name, scalar_text(entry.second, full, source));

@@ -146,8 +146,7 @@ Move* checking_drops(const Position& pos, Move* out) {
   const Bitboard checkers = pos.checkers();
   if (more_than_one(checkers)) return out;
   const Bitboard occ = pos.pieces();
-  const Bitboard drop_target =
-      checkers ? between_bb(pos.king_square(Us), lsb(checkers)) : ~occ;
+  const Bitboard drop_target = checkers ? between_bb(pos.king_square(Us), lsb(checkers)) : ~occ;
   const Square their_king = pos.king_square(Them);
   for (int pt = kPawn; pt <= kQueen; ++pt) {
     if (!pos.pocket(Us, PieceType(pt))) continue;

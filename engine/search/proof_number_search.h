@@ -28,7 +28,7 @@ struct ProofLimits {
 };
 
 struct ProofResult {
-  Move move;               // the first move of the proven mate; null if none was proven
+  Move move;      // the first move of the proven mate; null if none was proven
   int plies = 0;  // length of the proven mate (the defender's longest resistance within the
                   // proof found; not always the shortest: prove again with fewer max_plies)
   bool disproven = false;  // no checks-only mate within max_plies (repetitions aside)
@@ -50,8 +50,8 @@ class ProofNumberSearch {
  private:
   struct Entry {
     std::uint64_t key = 0;
-    std::uint32_t pn = 1;  // proof number of the attacker's mate from this position
-    std::uint32_t dn = 1;  // disproof number
+    std::uint32_t pn = 1;          // proof number of the attacker's mate from this position
+    std::uint32_t dn = 1;          // disproof number
     std::uint16_t plies_left = 0;  // for a disproof: the plies it was searched with
     std::uint16_t mate_plies = 0;  // for a proof: its length
   };

@@ -51,8 +51,7 @@ class RootProver {
   // Starts proving for `root` (reached after the positions `earlier`) until `stop` is set.
   // The previous job must be over (wait()).
   void start(const Position& root, std::vector<std::uint64_t> earlier,
-             const RootProverParams& params, RootProverHooks hooks,
-             const std::atomic<bool>* stop);
+             const RootProverParams& params, RootProverHooks hooks, const std::atomic<bool>* stop);
   // Blocks until the current job (if any) returned; the caller has set the stop flag.
   void wait();
   // Positions played by the last job: for tests and reports.

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/chess/bitboard.h"

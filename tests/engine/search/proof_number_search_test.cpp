@@ -64,8 +64,7 @@ TEST(ProofNumberSearch, ProvesWhatTheShortSearchProvesAndOnlyRealMates) {
       EXPECT_TRUE(r.plies > 1 && mate.find(after, MateLimits{r.plies - 2, 0}).found()) << fen;
     }
   }
-  std::printf("df-pn proved %d of %zu (the 5-ply search: %d)\n", proven, suite.size(),
-              short_found);
+  std::printf("df-pn proved %d of %zu (the 5-ply search: %d)\n", proven, suite.size(), short_found);
 }
 
 TEST(ProofNumberSearch, DisprovesARefutedMate) {
@@ -79,8 +78,8 @@ TEST(ProofNumberSearch, DisprovesARefutedMate) {
 TEST(ProofNumberSearch, StopsWhenAsked) {
   const std::atomic<bool> stop{true};
   ProofNumberSearch pns;
-  const Position pos = Position::from_fen(
-      "r1bq1rk1/ppp2ppp/2n5/3np3/2B5/2N2N2/PPPP1PPP/R1BQ1RK1[BNPbp] w - - 0 8");
+  const Position pos =
+      Position::from_fen("r1bq1rk1/ppp2ppp/2n5/3np3/2B5/2N2N2/PPPP1PPP/R1BQ1RK1[BNPbp] w - - 0 8");
   const ProofResult r = pns.prove(pos, ProofLimits{0, 33}, {}, &stop);
   EXPECT_FALSE(r.proven());
   EXPECT_FALSE(r.disproven);
