@@ -14,9 +14,10 @@ suites.KEPT_MATE_DEPTH (20) proves the opponent mated (`accept mate-kept` on eac
 every first move that keeps the mate counts, the shortest or not; one that lets the mate go,
 or keeps one too long to be proven at that depth, does not.
 defence-deep.epd: exactly one move escapes a mate in 3..6: Fairy-Stockfish, MultiPV 2, at every
-depth of --depths (12,16,20; each a fresh search) gives the same best move, scored in centipawns
-(neither mated nor mating), and the second best mated in at most 6 moves (so is every other
-move: none scores better), in 3..6 at the deepest. Solved when zhbot plays that move.
+depth of --depths (14,16; each a fresh search) gives the same best move,
+scored in centipawns (neither mated nor mating), and the second best mated in at most 6 moves
+(so is every other move: none scores better), in 3..6 at the deepest. Solved when zhbot plays
+that move.
 Both take at most one position a game, and at most --per positions a distance.
 """
 import argparse
@@ -72,10 +73,25 @@ def escapes(lines, longest):
 
 
 def mate_candidates(rows):
-    """(guessed distance, row) of the positions whose teacher saw a mate near 4..8 for the side
-    to move: its distance at a shallow budget is often a move or two off."""
-    return [(min(max(r["mate"], MATES[0]), MATES[-1]), r) for r in rows
-            if r["mate"] is not None and MATES[0] - 1 <= r["mate"] <= MATES[-1] + 4]
+    """(guessed distance, row) of the positions likely to hold a mate in 4..8 for the side to
+    move: where the teacher saw one (its distance at a shallow budget is often a move or two
+    off), and, in each game that ended in mate, the winner's positions 4..8 of its moves before
+    the end (a shallow teacher sees few long mates, and the game's moves are not always the
+    fastest)."""
+    out = [(min(max(r["mate"], MATES[0]), MATES[-1]), r) for r in rows
+           if r["mate"] is not None and MATES[0] - 1 <= r["mate"] <= MATES[-1] + 4]
+    by_game = {}
+    for r in rows:
+        by_game.setdefault(r["game"], {})[r["ply"]] = r
+    for plies in by_game.values():
+        last = plies[max(plies)]
+        if last["mate"] != 1:  # the game did not end in mate
+            continue
+        for n in MATES:
+            r = plies.get(last["ply"] - 2 * (n - 1))
+            if r is not None and (r["mate"] is None or r["mate"] > 0):
+                out.append((n, r))
+    return out
 
 
 def defence_candidates(rows):
@@ -117,6 +133,8 @@ def make(args, kind):
                 line = found and "%s ; mate %d ; best %s ; accept mate-kept\n" % (
                     r["fen"], n, found[1])
             else:
+                # Without the teacher's second line, a quick look first: the solid depths
+                # take a minute a position.
                 if guess is None and not escapes(
                         search(fsf, r["fen"], "depth 8", multipv=2)[1], DEFENCES[-1] + 2):
                     continue
@@ -166,13 +184,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="the order candidates are tried in")
     ap.add_argument("--per", type=int, default=16, help="positions per distance at most")
     ap.add_argument("--depths", help="the depths of the confirming searches "
-                    "(default: 16,20 for mates, 12,16,20 for defences)")
+                    "(default: 16,20 for mates, 14,16 for defences)")
     args = ap.parse_args()
     if bool(args.teacher) == bool(args.shards):
         ap.error("give exactly one of --teacher and --shards")
     try:
         args.depths = [int(d) for d in (args.depths or (
-            "16,20" if args.kind == "mates" else "12,16,20")).split(",")]
+            "16,20" if args.kind == "mates" else "14,16")).split(",")]
     except ValueError:
         ap.error("--depths: depths separated by commas, e.g. 16,20")
     make(args, args.kind)
