@@ -11,13 +11,16 @@ verified with Fairy-Stockfish, solved by `zhbot uci` at a fixed time per positio
       after a change of the test, or with another Fairy-Stockfish)
   tools/suites.py solve --suite tools/suites/mate.epd --zhbot build/default/bot/zhbot \
       --movetime 1000 [-o backend=torch -o model=models/X.pt]
-  tools/suites.py solve --suite tools/suites/defence.epd --nodes 2000
+  tools/suites.py solve --suite tools/suites/defence.epd --nodes 2000 [--results FILE]
       (a fixed node count instead of a time: the same search on a busy machine as on a quiet
-      one, so two builds or settings compare at equal nodes)
+      one, so two builds or settings compare at equal nodes; FILE: one line a position)
+The deeper suites, mate-long.epd and defence-deep.epd, are made by tools/deep_suites.py and
+solved here too; tools/tactics_matrix.sh runs every suite at several node counts and settings.
 
 mate.epd: positions where the teacher reported mate in n <= 3 for the side to move, kept when
 Fairy-Stockfish at depth 16 confirms a mate in exactly n; solved when zhbot's move keeps a
-forced mate in at most n (checked with Fairy-Stockfish after the move).
+forced mate in at most n (checked with Fairy-Stockfish after the move); a line marked
+`accept mate-kept` (mate-long.epd) is solved by a move after which any forced mate remains.
 defence.epd: positions where exactly one move holds: Fairy-Stockfish (MultiPV 2) scores the
 best move >= -300 cp and the second best as mated, or under -300 cp and --gap (400) cp worse,
 with the same best move at every depth of --verify-depths (12,16,18; depth 8 with 3/4 of the
@@ -37,6 +40,10 @@ from zhtools.uci import UciEngine, bestmove_of, option_pairs, position_command  
 
 # A move holds when the side to move keeps at least this score after it.
 HOLDS_CP = -300
+# The depth at which a longer mate must still be proven after the move played (`accept
+# mate-kept`): as deep as the suite's own confirmation, so a kept mate of up to about 10 moves
+# is seen.
+KEPT_MATE_DEPTH = 20
 
 
 def search(fsf, fen, limit, multipv=1, moves=()):
@@ -45,20 +52,30 @@ def search(fsf, fen, limit, multipv=1, moves=()):
 
 
 def teacher_rows(args):
-    """Labelled positions as dicts with fen, cp, mate (None when absent) and ply: from a JSON
-    Lines teacher file, or from `zhbot datagen` shards."""
+    """Labelled positions as dicts with fen, cp, mate (None when absent), ply, game (a key
+    unique to the position's game) and second (the teacher's second line as (cp, mate), None
+    when the source has none): from a JSON Lines teacher file, or from `zhbot datagen`
+    shards."""
     if args.teacher:
         with gzip.open(args.teacher, "rt") as f:
-            return [json.loads(line) for line in f]
+            rows = [json.loads(line) for line in f]
+        for r in rows:
+            r["game"], r["second"] = r["g"], None
+        return rows
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from training import records  # noqa: E402  (numpy is only needed for this source)
     rows = []
     for path in records.list_shards([args.shards]):
         r = records.Shard(path).records
         cp, mate = records.decode_score(r["score"])
-        for fen, c, m, ply in zip(r["fen"], cp, mate, r["ply"]):
+        cp2, mate2 = records.decode_score(r["pv_score"][:, 1])
+        # Game numbers restart with each datagen run: its folder tells two runs apart.
+        run = os.path.dirname(path)
+        for i, (fen, c, m, ply) in enumerate(zip(r["fen"], cp, mate, r["ply"])):
+            second = (int(cp2[i]), int(mate2[i])) if r["pv_count"][i] >= 2 else None
             rows.append({"fen": fen.decode("ascii"), "cp": None if m else int(c),
-                         "mate": int(m) if m else None, "ply": int(ply)})
+                         "mate": int(m) if m else None, "ply": int(ply),
+                         "game": (run, int(r["game_id"][i])), "second": second})
     return rows
 
 
@@ -158,40 +175,67 @@ def verify(args):
 
 
 def solve(args):
-    suite = load_epd(args.suite)
-    zh = UciEngine("zhbot", [args.zhbot, "uci"])
     try:
         options = option_pairs(args.option)
     except ValueError as e:
         raise SystemExit(str(e))
-    zh.handshake([("Threads", "1"), ("nn_threads", "1")] + options)
+    solved, total, missed = solve_suite(args.suite, args.zhbot, options, go_command(args),
+                                        args.results)
+    print("%s: solved %d of %d (%.1f%%) at %s per position"
+          % (os.path.basename(args.suite), solved, total, 100.0 * solved / total,
+             "%d nodes" % args.nodes if args.nodes else "%d ms" % args.movetime))
+    for m in missed[:20]:
+        print("  missed: " + m)
+
+
+def solve_suite(suite_path, zhbot, options, go, results_path=None):
+    """Plays `go` in every position of a suite with `zhbot uci` (one search thread) and the
+    (name, value) `options`; returns (solved, total, [what each miss played]). With
+    `results_path`, writes one tab-separated line a position: FEN, move played, 1 or 0, the
+    label."""
+    suite = load_epd(suite_path)
+    zh = UciEngine("zhbot", [zhbot, "uci"])
+    zh.handshake([("Threads", "1"), ("nn_threads", "1")] + list(options))
     fsf = FairyStockfish([("Threads", "1"), ("Hash", "64")])
-    solved, failed = 0, []
+    results = open(results_path, "w") if results_path else None
+    if results:
+        results.write("# %s, %s, options %s\n# FEN\tplayed\tsolved\tlabel\n"
+                      % (os.path.basename(suite_path), go,
+                         ",".join("%s=%s" % o for o in options) or "none"))
+    solved, missed = 0, []
     for e in suite:
         zh.send("ucinewgame")
         zh.send(position_command(e["fen"]))
-        zh.send(go_command(args))
+        zh.send(go)
         move = bestmove_of(zh.read_until("bestmove")[0])[0]
-        if "mate" in e:
-            n = int(e["mate"])
-            # After our move the opponent must be mated in at most n - 1 (0: it is mate now).
-            _, lines = search(fsf, e["fen"], "depth 14", moves=[move])
-            ok = (not lines and n >= 1 and search_is_mate(fsf, e["fen"], move)) or (
-                bool(lines) and lines[0][0] == "mate" and -lines[0][1] <= n - 1
-                and lines[0][1] <= 0)
-        else:
-            ok = move == e["best"]
+        ok = solves(fsf, e, move)
         solved += ok
+        label = "mate %s" % e["mate"] if "mate" in e else "best %s" % e["best"]
         if not ok:
-            holds = "" if "mate" in e else ", holds %s" % e["best"]
-            failed.append("%s (played %s%s)" % (e["fen"], move, holds))
+            missed.append("%s (played %s, %s)" % (e["fen"], move, label))
+        if results:
+            results.write("%s\t%s\t%d\t%s\n" % (e["fen"], move, ok, label))
+            results.flush()
     zh.quit()
     fsf.quit()
-    print("%s: solved %d of %d (%.1f%%) at %s per position"
-          % (os.path.basename(args.suite), solved, len(suite), 100.0 * solved / len(suite),
-             "%d nodes" % args.nodes if args.nodes else "%d ms" % args.movetime))
-    for f in failed[:20]:
-        print("  missed: " + f)
+    if results:
+        results.close()
+    return solved, len(suite), missed
+
+
+def solves(fsf, entry, move):
+    """Whether `move` solves a suite position. A defence (`best M`): it is M. A mate (`mate N`):
+    after the move the opponent is mated (Fairy-Stockfish), in at most N - 1 moves (0: the move
+    mates), or, with `accept mate-kept` (the longer mates), in any number of moves that
+    Fairy-Stockfish proves at depth KEPT_MATE_DEPTH."""
+    if "mate" not in entry:
+        return move == entry["best"]
+    n, kept = int(entry["mate"]), entry.get("accept") == "mate-kept"
+    depth = KEPT_MATE_DEPTH if kept else 14
+    _, lines = search(fsf, entry["fen"], "depth %d" % depth, moves=[move])
+    if not lines:
+        return n >= 1 and search_is_mate(fsf, entry["fen"], move)
+    return lines[0].kind == "mate" and lines[0].value <= 0 and (kept or -lines[0].value <= n - 1)
 
 
 def go_command(args):
@@ -224,6 +268,7 @@ def main():
     ap.add_argument("--nodes", type=int, default=0,
                     help="search each position this many nodes instead of --movetime ms")
     ap.add_argument("-o", "--option", action="append", default=[], help="zhbot option NAME=VALUE")
+    ap.add_argument("--results", help="solve: also write one line a position to this file")
     args = ap.parse_args()
     if args.nodes < 0 or args.movetime <= 0:
         ap.error("--nodes must be >= 0 (0: use --movetime) and --movetime > 0")

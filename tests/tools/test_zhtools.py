@@ -13,6 +13,7 @@ from unittest import mock
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
 sys.path.insert(0, TOOLS)
 import strength  # noqa: E402
+import deep_suites  # noqa: E402
 import suites  # noqa: E402
 from zhtools import epd, lab, referee, timecontrol, uci  # noqa: E402
 from zhtools.fairy import FairyStockfish  # noqa: E402
@@ -261,6 +262,74 @@ class DefenceLabels(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 2)
             self.assertIn("exactly one of --teacher and --shards", r.stderr)
+
+
+class ByDepth(ScriptedSearches):
+    """Fairy-Stockfish's answers by depth, the same whatever the position."""
+
+
+def mate(value, move):
+    return FairyLine("mate", value, move)
+
+
+class LongerMateLabels(unittest.TestCase):
+    # A longer mate counts when every depth reports the same distance: a shallow search often
+    # sees a longer mate than the shortest one.
+    def test_the_same_distance_at_every_depth_is_the_label(self):
+        fsf = ByDepth({16: [mate(5, "Q@h7")], 20: [mate(5, "N@g6")]})
+        self.assertEqual(deep_suites.confirmed_mate(fsf, "fen", [16, 20]), (5, "N@g6"))
+
+    def test_a_shorter_mate_deeper_or_none_drops_the_position(self):
+        for deeper in ([mate(4, "Q@h7")], [FairyLine("cp", 900, "Q@h7")], [mate(-6, "a1a2")]):
+            fsf = ByDepth({16: [mate(5, "Q@h7")], 20: deeper})
+            self.assertIsNone(deep_suites.confirmed_mate(fsf, "fen", [16, 20]), deeper)
+
+
+class DeeperDefenceLabels(unittest.TestCase):
+    def escape(self, by_depth):
+        return deep_suites.only_escape(ByDepth(by_depth), "fen", [12, 16])
+
+    def test_one_move_escapes_and_every_other_is_mated(self):
+        self.assertEqual(self.escape({12: [FairyLine("cp", -80, "K@g1"), mate(-3, "a1a2")],
+                                      16: [FairyLine("cp", -40, "K@g1"), mate(-4, "a1a2")]}),
+                         ("K@g1", 4))
+
+    def test_a_second_move_that_escapes_or_a_longer_mate_drops_the_position(self):
+        for second in (FairyLine("cp", -900, "a1a2"), mate(-7, "a1a2")):
+            self.assertIsNone(self.escape({12: [FairyLine("cp", 0, "K@g1"), mate(-3, "a1a2")],
+                                           16: [FairyLine("cp", 0, "K@g1"), second]}), second)
+
+    def test_a_best_move_mated_or_another_best_deeper_drops_the_position(self):
+        for best in (mate(-5, "K@g1"), FairyLine("cp", 0, "b1b2")):
+            self.assertIsNone(self.escape({12: [FairyLine("cp", 0, "K@g1"), mate(-3, "a1a2")],
+                                           16: [best, mate(-3, "a1a2")]}), best)
+
+    def test_a_mating_only_move_is_a_mate_to_find_not_a_defence(self):
+        self.assertIsNone(self.escape({12: [mate(2, "Q@f7"), mate(-3, "a1a2")],
+                                       16: [mate(2, "Q@f7"), mate(-3, "a1a2")]}))
+
+
+class MateAcceptance(unittest.TestCase):
+    # After the move played, Fairy-Stockfish scores the opponent's position: mate -k means the
+    # opponent is mated in k.
+    def solves(self, entry, after):
+        return suites.solves(ByDepth({14: after, suites.KEPT_MATE_DEPTH: after}), entry, "x")
+
+    def test_the_short_suite_wants_the_mate_no_slower(self):
+        entry = {"fen": "fen", "mate": "3"}
+        self.assertTrue(self.solves(entry, [mate(-2, "a1a2")]))
+        self.assertFalse(self.solves(entry, [mate(-4, "a1a2")]))
+
+    def test_the_longer_suite_takes_every_move_that_keeps_the_mate(self):
+        entry = {"fen": "fen", "mate": "4", "accept": "mate-kept"}
+        self.assertTrue(self.solves(entry, [mate(-3, "a1a2")]))
+        self.assertTrue(self.solves(entry, [mate(-9, "a1a2")]))
+        self.assertFalse(self.solves(entry, [FairyLine("cp", -2000, "a1a2")]))
+        self.assertFalse(self.solves(entry, [mate(2, "a1a2")]))
+
+    def test_a_defence_wants_its_move(self):
+        self.assertTrue(suites.solves(None, {"fen": "fen", "best": "K@g1"}, "K@g1"))
+        self.assertFalse(suites.solves(None, {"fen": "fen", "best": "K@g1"}, "g1h1"))
 
 
 if __name__ == "__main__":
