@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The mate searches' cost: search nodes/s with each leaf mate depth (and the root prover)
-against the search without them, one search thread and one network thread, the same positions
-in the same run, settings alternated position by position so that a change of machine load
-falls on all of them alike. Prints nodes/s per setting and its ratio to the first setting.
+"""The mate searches' cost: playouts/s and network evaluations/s with each leaf mate depth (and
+the root prover) against the search without them, one search thread and one network thread,
+the same positions in the same run, settings alternated position by position so that a change
+of machine load falls on all of them alike. Prints both rates per setting and their ratios to
+the first.
 
   tools/mate_cost.py --zhbot build/default/bot/zhbot --movetime 2000 \
       --setting off:leaf_mate_plies=0,root_mate_share=0 \
@@ -36,7 +37,8 @@ def parse_setting(text):
     return name, [kv for kv in rest.split(",") if kv]
 
 
-def nodes_per_second(zhbot, fen, movetime, options):
+def rates(zhbot, fen, movetime, options):
+    """(playouts/s, network evaluations/s) of one search."""
     cmd = [zhbot, "analyse", "--fen", fen, "--movetime", str(movetime),
            "-o", "threads=1", "-o", "nn_threads=1"]
     for kv in options:
@@ -44,10 +46,13 @@ def nodes_per_second(zhbot, fen, movetime, options):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True,
                          env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
     text = out.stdout + out.stderr
-    nps = re.findall(r"\bnps (\d+)", text)
-    if not nps:
-        raise SystemExit("no nps in the output of %s:\n%s" % (" ".join(cmd), text[-2000:]))
-    return int(nps[-1])
+    # "nodes      1068 in 2000 ms (534 nodes/s), 1049 network evaluations"
+    m = re.search(r"nodes\s+(\d+) in (\d+) ms \((\d+) nodes/s\), (\d+) network evaluations",
+                  text)
+    if not m:
+        raise SystemExit("no node count in the output of %s:\n%s" % (" ".join(cmd), text[-2000:]))
+    ms = max(1, int(m.group(2)))
+    return int(m.group(3)), int(m.group(4)) * 1000.0 / ms
 
 
 def main():
@@ -63,20 +68,28 @@ def main():
     fens = []
     for path in SOURCES:
         fens += load_fens(path)[:args.positions]
-    rates = {name: [] for name, _ in settings}
+    playouts = {name: [] for name, _ in settings}
+    evals = {name: [] for name, _ in settings}
     for i, fen in enumerate(fens):
         # A different setting goes first at each position.
         order = settings[i % len(settings):] + settings[:i % len(settings)]
         for name, options in order:
-            rates[name].append(nodes_per_second(args.zhbot, fen, args.movetime, options))
+            p, e = rates(args.zhbot, fen, args.movetime, options)
+            playouts[name].append(p)
+            evals[name].append(e)
         print("position %d/%d done" % (i + 1, len(fens)), file=sys.stderr, flush=True)
-    base = statistics.mean(rates[settings[0][0]])
-    print("| setting | options | nodes/s (mean over %d positions) | ratio to %s |"
-          % (len(fens), settings[0][0]))
-    print("|---|---|---|---|")
+    first = settings[0][0]
+    base_p, base_e = statistics.mean(playouts[first]), statistics.mean(evals[first])
+    print("Means over %d positions; a playout that ends in a proven mate costs no network call, "
+          "so playouts/s can rise while the network's share of the time falls." % len(fens))
+    print()
+    print("| setting | options | playouts/s | ratio to %s | network evaluations/s | ratio to %s |"
+          % (first, first))
+    print("|---|---|---|---|---|---|")
     for name, options in settings:
-        mean = statistics.mean(rates[name])
-        print("| %s | %s | %.0f | %.3f |" % (name, " ".join(options) or "-", mean, mean / base))
+        p, e = statistics.mean(playouts[name]), statistics.mean(evals[name])
+        print("| %s | %s | %.0f | %.3f | %.0f | %.3f |"
+              % (name, " ".join(options) or "-", p, p / base_p, e, e / base_e))
 
 
 if __name__ == "__main__":
