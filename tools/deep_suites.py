@@ -9,10 +9,10 @@ positions with Fairy-Stockfish as the judge; `tools/suites.py solve` solves them
 
 mate-long.epd: the side to move mates in 4..8 (drops included): Fairy-Stockfish reports the
 same mate distance at every depth of --depths (16,20; each a fresh search). Solved when the
-move played keeps a forced mate, whatever its length: after it, Fairy-Stockfish at depth
-suites.KEPT_MATE_DEPTH (20) proves the opponent mated (`accept mate-kept` on each line). So
-every first move that keeps the mate counts, the shortest or not; one that lets the mate go,
-or keeps one too long to be proven at that depth, does not.
+move played keeps a forced mate, whatever its length: after it, Fairy-Stockfish proves the
+opponent mated at depth 10, else at depth 20 within 4 M nodes (suites.KEPT_MATE_SEARCHES;
+`accept mate-kept` on each line). So every first move that keeps the mate counts, the
+shortest or not; one that lets the mate go, or keeps one too long to be proven so, does not.
 defence-deep.epd: exactly one move escapes a mate in 3..6: Fairy-Stockfish, MultiPV 2, at every
 depth of --depths (14,16; each a fresh search) gives the same best move,
 scored in centipawns (neither mated nor mating), and the second best mated in at most 6 moves
@@ -27,7 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suites import KEPT_MATE_DEPTH, search, teacher_rows  # noqa: E402
+from suites import search, teacher_rows  # noqa: E402
 from zhtools.fairy import FairyStockfish  # noqa: E402
 
 MATES = range(4, 9)  # mate-long: moves to mate for the side to move
@@ -160,11 +160,11 @@ def header(kind, args, origin):
     if kind == "mates":
         return ("# longer mates: the side to move mates in %d..%d (drops included), the same "
                 "distance at Fairy-Stockfish depths %s; solved when the move played keeps a "
-                "forced mate of any length (accept mate-kept: after it Fairy-Stockfish at depth "
-                "%d proves the opponent mated), so every first move that keeps the mate counts; "
-                "one position a game, from %s; seed %d\n"
+                "forced mate of any length (accept mate-kept: after it Fairy-Stockfish proves the "
+                "opponent mated at depth 10, else at depth 20 within 4 M nodes), so every first "
+                "move that keeps the mate counts; one position a game, from %s; seed %d\n"
                 "# FEN ; mate N ; best MOVE (one that mates in N) ; accept mate-kept\n"
-                % (MATES[0], MATES[-1], depths, KEPT_MATE_DEPTH, origin, args.seed))
+                % (MATES[0], MATES[-1], depths, origin, args.seed))
     return ("# deeper defences: exactly one move escapes a mate in %d..%d: Fairy-Stockfish "
             "MultiPV 2 at depths %s gives the same best move, scored in cp (neither mated nor "
             "mating), and the second best "

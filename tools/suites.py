@@ -40,10 +40,12 @@ from zhtools.uci import UciEngine, bestmove_of, option_pairs, position_command  
 
 # A move holds when the side to move keeps at least this score after it.
 HOLDS_CP = -300
-# The depth at which a longer mate must still be proven after the move played (`accept
-# mate-kept`): as deep as the suite's own confirmation, so a kept mate of up to about 10 moves
-# is seen.
-KEPT_MATE_DEPTH = 20
+# The searches in which a longer mate must still be proven after the move played (`accept
+# mate-kept`), the shallow one first: a short mate is proven in a moment, and the deep one is
+# as deep as the suite's own confirmation, so a kept mate of up to about 10 moves is seen; its
+# node cap bounds a move that lost the mate, which a full depth-20 search of a live position
+# takes minutes to judge.
+KEPT_MATE_SEARCHES = ("depth 10", "depth 20 nodes 4000000")
 
 
 def search(fsf, fen, limit, multipv=1, moves=()):
@@ -227,15 +229,19 @@ def solves(fsf, entry, move):
     """Whether `move` solves a suite position. A defence (`best M`): it is M. A mate (`mate N`):
     after the move the opponent is mated (Fairy-Stockfish), in at most N - 1 moves (0: the move
     mates), or, with `accept mate-kept` (the longer mates), in any number of moves that
-    Fairy-Stockfish proves at depth KEPT_MATE_DEPTH."""
+    Fairy-Stockfish proves in one of KEPT_MATE_SEARCHES (depth 10, else depth 20 within 4 M
+    nodes)."""
     if "mate" not in entry:
         return move == entry["best"]
     n, kept = int(entry["mate"]), entry.get("accept") == "mate-kept"
-    depth = KEPT_MATE_DEPTH if kept else 14
-    _, lines = search(fsf, entry["fen"], "depth %d" % depth, moves=[move])
-    if not lines:
-        return n >= 1 and search_is_mate(fsf, entry["fen"], move)
-    return lines[0].kind == "mate" and lines[0].value <= 0 and (kept or -lines[0].value <= n - 1)
+    # A kept mate is looked for shallow first: a mate score is a proof at any depth.
+    for limit in KEPT_MATE_SEARCHES if kept else ("depth 14",):
+        _, lines = search(fsf, entry["fen"], limit, moves=[move])
+        if not lines:
+            return n >= 1 and search_is_mate(fsf, entry["fen"], move)
+        if lines[0].kind == "mate" and lines[0].value <= 0 and (kept or -lines[0].value <= n - 1):
+            return True
+    return False
 
 
 def go_command(args):

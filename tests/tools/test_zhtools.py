@@ -313,7 +313,7 @@ class MateAcceptance(unittest.TestCase):
     # After the move played, Fairy-Stockfish scores the opponent's position: mate -k means the
     # opponent is mated in k.
     def solves(self, entry, after):
-        return suites.solves(ByDepth({14: after, suites.KEPT_MATE_DEPTH: after}), entry, "x")
+        return suites.solves(ByDepth({d: after for d in (10, 14, 20)}), entry, "x")
 
     def test_the_short_suite_wants_the_mate_no_slower(self):
         entry = {"fen": "fen", "mate": "3"}
@@ -326,6 +326,11 @@ class MateAcceptance(unittest.TestCase):
         self.assertTrue(self.solves(entry, [mate(-9, "a1a2")]))
         self.assertFalse(self.solves(entry, [FairyLine("cp", -2000, "a1a2")]))
         self.assertFalse(self.solves(entry, [mate(2, "a1a2")]))
+
+    def test_a_kept_mate_found_only_deeper_counts(self):
+        entry = {"fen": "fen", "mate": "6", "accept": "mate-kept"}
+        fsf = ByDepth({10: [FairyLine("cp", -900, "a1a2")], 20: [mate(-7, "a1a2")]})
+        self.assertTrue(suites.solves(fsf, entry, "x"))
 
     def test_a_defence_wants_its_move(self):
         self.assertTrue(suites.solves(None, {"fen": "fen", "best": "K@g1"}, "K@g1"))
