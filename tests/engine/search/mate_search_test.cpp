@@ -4,14 +4,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "engine/chess/bitboard.h"
 #include "engine/chess/notation.h"
-#include "tests/support/test_paths.h"
+#include "tests/engine/search/mate_suite.h"
 
 namespace zh {
 namespace {
@@ -144,17 +142,7 @@ TEST(MateSearch, BudgetStopsTheSearchAndProvesNothing) {
   EXPECT_GT(p.nodes, 0);
 }
 
-std::vector<std::pair<std::string, int>> mate_suite() {
-  std::ifstream in(test::data_dir() + "/../../tools/suites/mate.epd");
-  std::vector<std::pair<std::string, int>> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto semi = line.find(';');
-    out.emplace_back(line.substr(0, semi), std::stoi(line.substr(line.find("mate ", semi) + 5)));
-  }
-  return out;
-}
+using test::mate_suite;
 
 TEST(MateSearch, RepetitionIsADrawNotAMate) {
   // Take a mate in two the search proves, and make one position of its proof (after the first

@@ -4,28 +4,16 @@
 
 #include <atomic>
 #include <cstdio>
-#include <fstream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "engine/search/mate_search.h"
-#include "tests/support/test_paths.h"
+#include "tests/engine/search/mate_suite.h"
 
 namespace zh {
 namespace {
 
-std::vector<std::pair<std::string, int>> mate_suite() {
-  std::ifstream in(test::data_dir() + "/../../tools/suites/mate.epd");
-  std::vector<std::pair<std::string, int>> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto semi = line.find(';');
-    out.emplace_back(line.substr(0, semi), std::stoi(line.substr(line.find("mate ", semi) + 5)));
-  }
-  return out;
-}
+using test::mate_suite;
 
 TEST(ProofNumberSearch, ProvesWhatTheShortSearchProvesAndOnlyRealMates) {
   // Every proof is checked by the exhaustive short search at the proof's own length, and every

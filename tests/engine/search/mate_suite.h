@@ -1,0 +1,26 @@
+#pragma once
+// The project's mate suite (tools/suites/mate.epd) for the mate-search tests: each position's
+// FEN with the mate's length in moves, as Fairy-Stockfish found it.
+
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/test_paths.h"
+
+namespace zh::test {
+
+inline std::vector<std::pair<std::string, int>> mate_suite() {
+  std::ifstream in(data_dir() + "/../../tools/suites/mate.epd");
+  std::vector<std::pair<std::string, int>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto semi = line.find(';');
+    out.emplace_back(line.substr(0, semi), std::stoi(line.substr(line.find("mate ", semi) + 5)));
+  }
+  return out;
+}
+
+}  // namespace zh::test
