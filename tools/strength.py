@@ -495,10 +495,13 @@ def print_losses(results, a):
         seen = first_mate_warning(r, a)
         mated = r["reason"] == "checkmate"
         mates += mated
-        print("game %d: %s after %d plies; %s" % (
-            r["game"], r["reason"], r["plies"],
-            ("mate against %s first reported %d plies before the end" % (a, seen)) if seen
-            else "no mate against %s reported" % a))
+        if seen:
+            warning = "mate against %s first reported %d plies before the end" % (a, seen)
+        elif a not in r.get("scores", {}):
+            warning = "no scores recorded (a build before tools/strength.py kept them)"
+        else:
+            warning = "no mate against %s reported" % a
+        print("game %d: %s after %d plies; %s" % (r["game"], r["reason"], r["plies"], warning))
     print("%d of %d games lost, %d of them by mate" % (len(lost), len(results), mates))
 
 

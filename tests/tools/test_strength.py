@@ -1,7 +1,9 @@
 """tools/strength.py: the clock notation; the refusal to pool games of another control, to read a
 damaged results file or to share one with another match; the report; and the score / Elo
 interval a ladder rung reports."""
+import contextlib
 import fcntl
+import io
 import json
 import os
 import subprocess
@@ -177,6 +179,26 @@ class Concurrency(unittest.TestCase):
                               "--concurrency", "0"], capture_output=True, text=True)
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("--concurrency 0", run.stderr)
+
+
+class Losses(unittest.TestCase):
+    def lines(self, results):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            strength.print_losses(results, "zhbot")
+        return out.getvalue().splitlines()
+
+    def test_each_lost_mate_says_when_zhbot_first_reported_it(self):
+        seen = dict(game(1, True, "0-1"), plies=40,
+                    scores={"zhbot": [[30, "cp -200"], [34, "mate -3"], [38, "mate -1"]]})
+        blind = dict(game(2, False, "1-0"), plies=50, scores={"zhbot": [[47, "cp 80"]]})
+        old = dict(game(3, True, "0-1"), plies=60)
+        won = dict(game(4, True, "1-0"), plies=30)
+        lines = self.lines([seen, blind, old, won])
+        self.assertIn("first reported 6 plies before the end", lines[0])
+        self.assertIn("no mate against zhbot reported", lines[1])
+        self.assertIn("no scores recorded", lines[2])
+        self.assertEqual(lines[3], "3 of 4 games lost, 3 of them by mate")
 
 
 class Report(unittest.TestCase):
