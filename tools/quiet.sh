@@ -8,15 +8,15 @@
 #
 # Lab jobs are the process groups of the processes whose command line matches QUIET_PAUSE (an
 # extended regular expression; default: the runs of tools/next_network.sh, tools/lab_chunks.sh
-# (which runs next_network.sh) and tools/teacher_budget.sh). A job started with `setsid nohup`
-# is a group of its own; one started from this shell without it shares the shell's group, which
-# is never paused.
+# (which runs next_network.sh), tools/teacher_budget.sh and tools/tactics_matrix.sh). A job
+# started with `setsid nohup` is a group of its own; one started from this shell without it
+# shares the shell's group, which is never paused.
 set -euo pipefail
 if [[ $# -eq 0 ]]; then
   echo "usage: tools/quiet.sh COMMAND [ARG...]" >&2
   exit 2
 fi
-pattern=${QUIET_PAUSE:-tools/(next_network|teacher_budget|lab_chunks)\.sh}
+pattern=${QUIET_PAUSE:-tools/(next_network|teacher_budget|lab_chunks|tactics_matrix)\.sh}
 own_group=$(ps -o pgid= -p $$ | tr -d ' ')
 groups=()
 for pid in $(pgrep -f -- "$pattern" || true); do
