@@ -2,7 +2,7 @@
 # The next network in one resumable command, measured the way every shipped network is:
 #   1. more teacher games at 3 000 nodes a position (NODES: at small scale 3 000 beat 30 000
 #      and tied 1 000 at equal teacher time, but zhbot-net-3's 13 M positions at 1 000 nodes made
-#      no better network than zhbot-net-2's 3.9 M at 3 000; models/README.md), made in chunks
+#      no better network than zhbot-net-2's 3.9 M at 3 000; docs/history/models-log.md), made in chunks
 #      of CHUNK_GAMES games, each with its own seed (SEED + chunk number);
 #   2. a network trained on BASE_DATA plus those chunks (plus EXTRA_DATA), for TRAIN_MINUTES
 #      (the step count set from the first steps' speed), or for a fixed step count with

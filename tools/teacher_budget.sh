@@ -16,7 +16,7 @@
 #      equal nodes a move, refereed by Fairy-Stockfish (tools/strength.py).
 # Everything lives in the lab (tools/lab.sh); each step leaves a marker and is skipped when run
 # again, so an interrupted run resumes (a data set cut off mid-way is made again from its seed).
-# The 3 000 against 30 000 question (models/README.md) ran an earlier form of this script, with
+# The 3 000 against 30 000 question (docs/history/models-log.md) ran an earlier form of this script, with
 # 12 minutes of wall clock per set on a quiet machine and 10 minutes of training each.
 # Usage: tools/teacher_budget.sh [DIR]   (default LAB/teacher-budget-NODES_A-NODES_B)
 set -euo pipefail

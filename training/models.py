@@ -9,7 +9,7 @@ Architectures (AlphaZero / CrazyAra style):
   mobile  RISE-v2-mobile-like: inverted residual blocks (1x1 expand, depthwise 3x3, 1x1
           project) with squeeze-excitation in the last half of the tower. Fewer parameters,
           but LibTorch's CPU depthwise convolution makes it no faster than resnet-6x64 at
-          batch 16 on the development CPU (models/README.md compares the two).
+          batch 16 on the development CPU (docs/history/models-log.md compares the two).
 Both share the heads: value 1x1 conv to 8 planes -> 256 -> 1 (tanh); policy 3x3 conv (body
 width) -> 3x3 conv to 81 planes, flattened.
 """

@@ -48,6 +48,18 @@ def outside_references(text):
     return found
 
 
+# A Markdown link to a file of the repository: [text](relative/path.md) or (path#anchor).
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)")
+
+
+def broken_links(path, text):
+    """The relative links of a Markdown file that name no file or folder of the checkout."""
+    folder = os.path.dirname(os.path.join(ROOT, path))
+    return [target for target in MARKDOWN_LINK.findall(text)
+            if "://" not in target and not target.startswith("mailto:")
+            and not os.path.exists(os.path.normpath(os.path.join(folder, target)))]
+
+
 class References(unittest.TestCase):
     def test_the_patterns_catch_what_they_are_for(self):
         for text in ("see ../shared/reference/crazyara.md", "# FEN NOTES (see " + SHARED + "x)",
@@ -72,6 +84,20 @@ class References(unittest.TestCase):
                 continue  # binary, a submodule, or deleted but not yet committed
             problems += ["%s:%d: %s (%s)" % (path, n, m, what)
                          for n, m, what in outside_references(text)]
+        self.assertEqual(problems, [], "\n" + "\n".join(problems))
+
+    def test_a_link_is_read_with_its_anchor_and_web_links_are_left_alone(self):
+        self.assertEqual(broken_links("docs/x.md", "[a](strength.md#standing) [b](nowhere.md) "
+                                      "[c](https://lichess.org/api) [d](../README.md)"),
+                         ["nowhere.md"])
+
+    def test_every_relative_link_of_the_documents_resolves(self):
+        problems = []
+        for path in tracked_files():
+            if not path.endswith(".md") or not os.path.exists(os.path.join(ROOT, path)):
+                continue
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                problems += ["%s: %s" % (path, t) for t in broken_links(path, f.read())]
         self.assertEqual(problems, [], "\n" + "\n".join(problems))
 
 
