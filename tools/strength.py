@@ -169,6 +169,25 @@ def score_of(info):
     return " ".join(words[i + 1:i + 3])
 
 
+# A score at or below this (centipawns, the side's own view) counts as a lost position.
+LOST_CP = -300
+
+
+def lost_since(record, side):
+    """How many plies before the end `side`'s own scores went to LOST_CP or below (or a mate
+    against it) and stayed there, a move without a search (one legal move, "cp 0") aside; None
+    when its last scored move was not lost."""
+    def lost(score):
+        kind, value = score.split()
+        return value.startswith("-") if kind == "mate" else int(value) <= LOST_CP
+    since = None
+    for ply, score in record.get("scores", {}).get(side, []):
+        if score == "cp 0" and since is not None:
+            continue
+        since = (since if since is not None else ply) if lost(score) else None
+    return None if since is None else record["plies"] - since
+
+
 def first_mate_warning(record, side):
     """For a game `side` lost by mate: how many plies before the end its own search first
     reported the mate against it (None: never)."""
@@ -497,6 +516,9 @@ def print_losses(results, a):
         mates += mated
         if seen:
             warning = "mate against %s first reported %d plies before the end" % (a, seen)
+            since = lost_since(r, a)
+            if since is not None:
+                warning += ", its score at %d cp or below from %d plies before" % (LOST_CP, since)
         elif a not in r.get("scores", {}):
             warning = "no scores recorded (a build before tools/strength.py kept them)"
         else:

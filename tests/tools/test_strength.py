@@ -200,6 +200,18 @@ class Losses(unittest.TestCase):
         self.assertIn("no scores recorded", lines[2])
         self.assertEqual(lines[3], "3 of 4 games lost, 3 of them by mate")
 
+    def test_a_lost_score_counts_from_where_it_stayed_lost(self):
+        # cp -400 at ply 20, a recovery, then lost for good from ply 26; the one-move "cp 0"
+        # (no search) does not break it.
+        r = dict(game(1, True, "0-1"), plies=34,
+                 scores={"zhbot": [[20, "cp -400"], [22, "cp 15"], [26, "cp -350"],
+                                   [28, "cp 0"], [30, "mate -2"], [32, "mate -1"]]})
+        self.assertEqual(strength.lost_since(r, "zhbot"), 8)
+        self.assertIn("first reported 4 plies before the end, its score at -300 cp or below "
+                      "from 8 plies before", self.lines([r])[0])
+        self.assertIsNone(strength.lost_since(dict(r, scores={"zhbot": [[20, "cp 50"]]}),
+                                              "zhbot"))
+
 
 class Report(unittest.TestCase):
     def test_only_results_files_are_read(self):
