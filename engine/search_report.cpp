@@ -27,8 +27,10 @@ SearchInfo make_search_info(const SearchSnapshot& s, std::int64_t elapsed_ms) {
     info.cp = s.root_proof == Proof::kWin ? 9999 : -9999;
   } else if (s.best >= 0) {
     info.q = s.children[s.best].q;
+    // Nothing searched below the move yet (a forced move is played at once): the root's own
+    // value stands for it, not a level 0 that would break a resign or draw-offer streak.
     if (s.children[s.best].visits == 0 && s.children[s.best].proof == Proof::kNone)
-      info.q = 0;  // nothing searched yet
+      info.q = s.root_q;
     info.cp = formulas::value_to_centipawns(info.q);
   }
   return info;

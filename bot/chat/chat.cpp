@@ -72,10 +72,16 @@ std::optional<std::string> answer_chat(const ChatLine& line, const ChatContext& 
   if (command == "!help" || command == "!commands")
     return line.room == "spectator"
                ? "Commands: !help, !name, !queue, !eval"
-               : "Commands: !help, !name, !queue (!eval in the spectator room)";
+               : "Commands: !help, !name, !queue, !wait (!eval in the spectator room)";
   if (command == "!name") return cut(context.engine_name);
   if (command == "!queue")
     return cut(queue_line(context.queue ? context.queue(line.username) : QueueView{}));
+  if (command == "!wait") {
+    if (line.room != "player" || !context.wait) return std::nullopt;
+    const std::optional<int> seconds = context.wait();
+    if (!seconds) return std::nullopt;
+    return "Waiting " + std::to_string(*seconds) + " seconds for your first move.";
+  }
   if (command == "!eval") {
     if (line.room != "spectator") return std::nullopt;
     return cut(eval_line(context.eval ? context.eval() : EvalSummary{}));

@@ -1,7 +1,7 @@
 #pragma once
-// Game chat: greeting and goodbye templates, the !help / !name / !queue / !eval commands, and a
-// rate limit per room. Chat text from the network is untrusted: it is never echoed back, and names
-// put into templates are reduced to the characters lichess user names can have.
+// Game chat: greeting and goodbye templates, the !help / !name / !queue / !wait / !eval commands,
+// and a rate limit per room. Chat text from the network is untrusted: it is never echoed back, and
+// names put into templates are reduced to the characters lichess user names can have.
 
 #include <functional>
 #include <map>
@@ -44,11 +44,15 @@ struct ChatContext {
   std::function<EvalSummary()> eval;  // asked only for !eval
   // Asked only for !queue, with the asker's user name; absent: no queue to tell of.
   std::function<QueueView(const std::string& user)> queue;
+  // Asked only for !wait in the player room (the opponent asks for time before its first
+  // move): the seconds left before the abort after granting it, or nothing when the game is
+  // past that point or no more time is given. Absent: !wait gets no answer.
+  std::function<std::optional<int>()> wait;
 };
 
 // The reply to a chat line, if any. Only exact commands get a reply; !eval only in the
-// spectator room (the opponent must not get engine output); our own lines and lichess system
-// lines are ignored.
+// spectator room (the opponent must not get engine output), !wait only in the player room
+// (spectators cannot hold a game open); our own lines and lichess system lines are ignored.
 std::optional<std::string> answer_chat(const ChatLine& line, const ChatContext& context);
 
 // At most one message per room per interval.

@@ -164,6 +164,16 @@ const OptionTable<BotConfig> kGameOptions{
          "accept a draw when |value| (in [-1, 1]) is at most this"},
         {"draw_min_moves", &BotConfig::draw_min_moves, Int{30, 0, 1000},
          "accept draws only from this full move on"},
+        {"offer_draws", &BotConfig::offer_draws, Bool{false},
+         "offer a draw with our move when the evaluation has stayed level"},
+        {"offer_draw_value", &BotConfig::offer_draw_value, Float{0.05, 0, 1},
+         "level for an offer: |value| (in [-1, 1]) at most this"},
+        {"offer_draw_moves", &BotConfig::offer_draw_moves, Int{10, 1, 200},
+         "... for this many of our moves in a row; after an offer, as many more before the next"},
+        {"offer_draw_min_moves", &BotConfig::offer_draw_min_moves, Int{40, 0, 1000},
+         "offer draws only from this full move on"},
+        {"offer_draws_to_humans", &BotConfig::offer_draws_to_humans, Bool{false},
+         "offer draws to human opponents too (by default only to bots)"},
         {"takebacks_accepted", &BotConfig::takebacks_accepted, Int{0, 0, 100},
          "takebacks granted per game"},
         {"resign", &BotConfig::resign, Bool{false}, "resign lost positions"},
@@ -196,8 +206,8 @@ const OptionTable<BotConfig> kChatOptions{
     "chat",
     {
         {"chat_commands", &BotConfig::chat_commands, Bool{true},
-         "answer !help, !name, !queue (challenges waiting, and the asker's place) and !eval "
-         "(spectator room)"},
+         "answer !help, !name, !queue (challenges waiting, and the asker's place), !wait (the "
+         "opponent's first move: a minute more before the abort) and !eval (spectator room)"},
         {"chat_min_interval_ms", &BotConfig::chat_min_interval_ms, Int{3000, 0, 600000},
          "at most one message per room in this interval"},
     }};

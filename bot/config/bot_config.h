@@ -44,6 +44,11 @@ struct BotConfig {
   bool accept_draws;
   double draw_value_threshold;
   std::int64_t draw_min_moves;
+  bool offer_draws;
+  double offer_draw_value;
+  std::int64_t offer_draw_moves;
+  std::int64_t offer_draw_min_moves;
+  bool offer_draws_to_humans;
   std::int64_t takebacks_accepted;
   bool resign;
   double resign_value;

@@ -19,7 +19,7 @@ void MoveSender::board_changed(int plies) {
   if (retry_ && plies > retry_->ply) retry_.reset();  // the POST had landed
 }
 
-MoveSender::Result MoveSender::send(Move move, int ply) {
+MoveSender::Result MoveSender::send(Move move, int ply, bool offer_draw) {
   Result result;
   result.uci = to_uci(move, CastlingNotation::kKingToRook);  // lichess's form
   if (posted_ply_ == ply) {
@@ -28,7 +28,8 @@ MoveSender::Result MoveSender::send(Move move, int ply) {
     return result;
   }
   result.sent_at = clock_.now();
-  const ApiResult res = client_.move(game_id_, result.uci);
+  const ApiResult res =
+      client_.move(game_id_, result.uci, offer_draw ? std::optional<bool>(true) : std::nullopt);
   result.post_time = res.elapsed;
   if (res.ok()) {
     posted_ply_ = ply;
@@ -41,7 +42,7 @@ MoveSender::Result MoveSender::send(Move move, int ply) {
   }
   const int attempts = (retry_ && retry_->ply == ply ? retry_->attempts : 0) + 1;
   auto retry_in = [&](Millis delay) {
-    retry_ = Retry{move, ply, clock_.now() + delay, attempts};
+    retry_ = Retry{move, ply, offer_draw, clock_.now() + delay, attempts};
     result.outcome = Outcome::kWillRetry;
   };
   switch (res.status) {
@@ -88,7 +89,7 @@ std::optional<MoveSender::Result> MoveSender::tick(int plies, bool position_unch
     return std::nullopt;
   }
   log_->info("move {} still not on the board; sending it again", to_uci(retry.move));
-  return send(retry.move, retry.ply);
+  return send(retry.move, retry.ply, retry.offer_draw);
 }
 
 }  // namespace zh::bot

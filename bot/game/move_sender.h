@@ -39,8 +39,9 @@ class MoveSender {
   MoveSender(std::string game_id, LichessClient& client, Clock& clock,
              std::shared_ptr<spdlog::logger> log);
 
-  // Sends `move`, computed for ply `ply` (the number of moves on the board).
-  Result send(Move move, int ply);
+  // Sends `move`, computed for ply `ply` (the number of moves on the board), with a draw offer
+  // when `offer_draw` (a retry of the move keeps it).
+  Result send(Move move, int ply, bool offer_draw = false);
   // A new server state with `plies` moves: a retried move that landed is dropped, and a
   // takeback below our last move opens its ply again.
   void board_changed(int plies);
@@ -67,6 +68,7 @@ class MoveSender {
   struct Retry {
     Move move;
     int ply = 0;
+    bool offer_draw = false;
     TimePoint due{};
     int attempts = 0;
   };

@@ -1,11 +1,13 @@
 #pragma once
 // What to do about an opponent who is not playing: abort a game whose first moves never come
-// (once, after abort_time_s), and claim the win when lichess says the opponent left (when
-// allowed, a moment after it becomes claimable, up to three tries). A game without a clock
-// (correspondence, unlimited) is never aborted: its first move may take days.
+// (once, after abort_time_s, or later when the opponent asked to wait), and claim the win when
+// lichess says the opponent left (when allowed, a moment after it becomes claimable, up to three
+// tries). A game without a clock (correspondence, unlimited) is never aborted: its first move may
+// take days.
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +29,11 @@ class OpponentWatch {
   void on_opponent_gone(const OpponentGone& gone);
   // From gameFull: the game has no real-time clock.
   void set_clockless(bool clockless) { clockless_ = clockless; }
+  // !wait: the opponent asks for time before its first move. The abort moves to kWaitGrant
+  // from now (never earlier than it was), up to kMaxWaits times a game; nothing while no first
+  // move is awaited, once the abort is sent, or in a game without a clock (never aborted).
+  // Returns the seconds left before the abort.
+  std::optional<int> grant_wait();
   // Sends the abort or the claim when due.
   void tick(int plies, bool our_turn);
   void cancel() { claim_at_.reset(); }  // the game ended
@@ -34,6 +41,8 @@ class OpponentWatch {
   static constexpr Millis kClaimMargin{250};  // a claim a moment too early is refused
   static constexpr Millis kClaimRetryDelay{2000};
   static constexpr int kClaimAttempts = 3;
+  static constexpr std::chrono::seconds kWaitGrant{60};
+  static constexpr int kMaxWaits = 3;
 
  private:
   std::string game_id_;
@@ -42,6 +51,8 @@ class OpponentWatch {
   Clock& clock_;
   std::shared_ptr<spdlog::logger> log_;
   std::optional<TimePoint> waiting_since_;  // the opponent's first moves are awaited
+  std::optional<TimePoint> abort_at_;       // while they are: when the game is aborted
+  int waits_granted_ = 0;
   bool abort_sent_ = false;
   bool clockless_ = false;
   std::optional<TimePoint> claim_at_;

@@ -33,10 +33,11 @@ SessionCore::SessionCore(std::string game_id, const BotConfig& config, Env env, 
       sender_(game_id_, *env_.client, *env_.clock, log_),
       offers_(game_id_, config, *env_.client, log_),
       resign_(config),
+      draw_offers_(config),
       opponent_(game_id_, config, *env_.client, *env_.clock, log_),
       chat_(game_id_, config, *env_.client, *env_.clock,
             ChatContext{env_.my_name, env_.engine_name, [this] { return eval_summary(); },
-                        env_.queue},
+                        env_.queue, [this] { return opponent_.grant_wait(); }},
             log_),
       record_(game_id_, config, log_) {}
 
@@ -161,7 +162,11 @@ void SessionCore::on_think_done(const ThinkResult& r, std::uint64_t think_id) {
     log_->info("resigning at value {:.3f} ({})", r.value, res.ok() ? "ok" : res.error);
     if (res.ok()) return;
   }
-  handle_sent(sender_.send(r.move, board_.plies()));
+  const bool offer_draw =
+      r.book.empty() && draw_offers_.should_offer(board_.game().position().fullmove_number(),
+                                                  r.value, r.mate, opponent_is_bot_);
+  if (offer_draw) log_->info("offering a draw with {} at value {:.3f}", to_uci(r.move), r.value);
+  handle_sent(sender_.send(r.move, board_.plies(), offer_draw));
 }
 
 void SessionCore::handle_sent(const MoveSender::Result& sent) {

@@ -6,6 +6,7 @@
 //   MoveSender     sends each move exactly once, retries until it lands, 429 pauses
 //   OfferAnswers   draw offers and takeback requests, each answered once
 //   ResignWatch    when a lost position is resigned
+//   DrawOfferWatch when a level position gets a draw offer with our move
 //   OpponentWatch  abort when the first moves never come, claim the win when they left
 //   SessionChat    greetings, goodbyes and chat commands
 //   GameRecord     the PGN with our evaluations and clocks
@@ -101,6 +102,7 @@ class SessionCore {
   MoveSender sender_;
   OfferAnswers offers_;
   ResignWatch resign_;
+  DrawOfferWatch draw_offers_;
   OpponentWatch opponent_;
   SessionChat chat_;
   GameRecord record_;

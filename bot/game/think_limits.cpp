@@ -31,4 +31,15 @@ bool ResignWatch::should_resign(int ply, float value, std::optional<int> mate) {
   return low_value_streak_ >= config_.resign_moves;
 }
 
+bool DrawOfferWatch::should_offer(int full_move, float value, std::optional<int> mate,
+                                  bool opponent_is_bot) {
+  if (!config_.offer_draws || (!opponent_is_bot && !config_.offer_draws_to_humans)) return false;
+  const bool level = !mate && std::abs(value) <= config_.offer_draw_value;
+  level_streak_ = level ? level_streak_ + 1 : 0;
+  if (level_streak_ < config_.offer_draw_moves || full_move < config_.offer_draw_min_moves)
+    return false;
+  level_streak_ = 0;
+  return true;
+}
+
 }  // namespace zh::bot

@@ -33,4 +33,19 @@ class ResignWatch {
   int low_value_streak_ = 0;
 };
 
+// Counts our moves in a row whose value is level; says when to offer a draw with the move
+// (offer_draws: after offer_draw_moves of them, from offer_draw_min_moves on, to bots unless
+// offer_draws_to_humans). After an offer the count starts again, so a declined offer is not
+// repeated with every move.
+class DrawOfferWatch {
+ public:
+  explicit DrawOfferWatch(const BotConfig& config) : config_(config) {}
+  // Our search's value (and mate, if one is proven) for the move of full move `full_move`.
+  bool should_offer(int full_move, float value, std::optional<int> mate, bool opponent_is_bot);
+
+ private:
+  const BotConfig& config_;
+  int level_streak_ = 0;
+};
+
 }  // namespace zh::bot

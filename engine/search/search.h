@@ -70,6 +70,7 @@ struct SearchSnapshot {
   std::vector<Move> pv;             // best move first
   int best = -1;                    // index into children chosen by eqs. (5)(7) + proofs
   std::uint32_t root_visits = 0;
+  float root_q = 0;              // the root's value for the side to move (0: not evaluated)
   std::int64_t playouts = 0;     // this search
   std::int64_t evaluations = 0;  // network positions evaluated in this search
   int seldepth = 0;

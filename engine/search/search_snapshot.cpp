@@ -55,6 +55,8 @@ SearchSnapshot Search::snapshot() const {
   if (!root_ || !root_->expanded()) return s;
   s.root_expanded = true;
   s.root_visits = root_->visits();
+  // A node's Q is for the side that moved into it; the root's side to move sees its negation.
+  if (root_->visits() > 0) s.root_q = -root_->q();
   s.root_proof = root_->proof();
   s.root_proof_plies = root_->proof_plies();
   const EvalBlock* b = root_->block();

@@ -95,6 +95,21 @@ bool run_clock_without_bestmove(test::FakeClock& clock, Recorder& rec, Millis un
   return !run_clock(clock, rec, until) && rec.count() == 0;
 }
 
+TEST(SearchReport, AMoveNotSearchedYetReportsTheRootsOwnValue) {
+  // A forced move is played at once, before any playout reaches it: its score is the root's
+  // value, not a level 0 (which would break the bot's resign and draw-offer streaks).
+  SearchSnapshot s;
+  s.children.resize(1);
+  s.best = 0;
+  s.root_visits = 12;
+  s.root_q = -0.6f;
+  EXPECT_FLOAT_EQ(make_search_info(s, 10).q, -0.6f);
+  EXPECT_LT(make_search_info(s, 10).cp, -100);
+  s.children[0].visits = 3;
+  s.children[0].q = 0.25f;
+  EXPECT_FLOAT_EQ(make_search_info(s, 10).q, 0.25f);
+}
+
 TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
   auto engine = make_engine();
   engine->set_position("", {"e2e4", "e7e5"});

@@ -63,6 +63,25 @@ TEST(Chat, QueueTellsHowManyWaitAndTheAskersPlace) {
             "1 challenge is waiting for a free game. Yours is number 1.");
 }
 
+TEST(Chat, WaitAsksTheGameForTimeOnlyFromThePlayerRoom) {
+  ChatContext c = context();
+  EXPECT_FALSE(answer_chat({"alice", "!wait", "player"}, c));  // no game to ask
+  int asked = 0;
+  std::optional<int> granted = 60;
+  c.wait = [&] {
+    ++asked;
+    return granted;
+  };
+  EXPECT_EQ(answer_chat({"alice", "!wait", "player"}, c),
+            "Waiting 60 seconds for your first move.");
+  EXPECT_FALSE(answer_chat({"carol", "!wait", "spectator"}, c));  // spectators cannot hold it
+  EXPECT_EQ(asked, 1);
+  granted.reset();  // the game is under way, or no more time is given
+  EXPECT_FALSE(answer_chat({"alice", "!WAIT", "player"}, c));
+  EXPECT_EQ(asked, 2);
+  EXPECT_NE(answer_chat({"alice", "!help", "player"}, c)->find("!wait"), std::string::npos);
+}
+
 TEST(Chat, EvalIsForSpectatorsOnly) {
   EXPECT_FALSE(answer_chat({"opponent", "!eval", "player"}, context()));
 }

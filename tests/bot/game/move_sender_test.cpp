@@ -21,7 +21,10 @@ class MoveSenderTest : public ::testing::Test {
     server_.server().Post(R"(/api/bot/game/abcdefgh/move/(.+))", [this](const httplib::Request& req,
                                                                         httplib::Response& res) {
       std::lock_guard lock(mutex_);
-      posts_.push_back(req.matches[1]);
+      posts_.push_back(std::string(req.matches[1]) +
+                       (req.has_param("offeringDraw")
+                            ? "?offeringDraw=" + req.get_param_value("offeringDraw")
+                            : ""));
       res.status = statuses_.empty() ? 200 : statuses_.front();
       if (!statuses_.empty()) statuses_.erase(statuses_.begin());
       res.set_content(res.status == 200 ? R"({"ok":true})" : R"({"error":"no"})",
@@ -87,6 +90,17 @@ TEST_F(MoveSenderTest, AnUnconfirmedMoveIsSentAgainOnlyWhileTheBoardShowsItsPly)
   EXPECT_EQ(delays[2], Millis(1500));
   EXPECT_EQ(delays[7], Millis(1500));
   EXPECT_FALSE(sender_->retry_pending());
+}
+
+TEST_F(MoveSenderTest, ADrawOfferGoesWithItsMoveAndWithItsRetries) {
+  statuses_ = {502, 200};
+  EXPECT_EQ(sender_->send(move("e2e4"), 0, true).outcome, Outcome::kWillRetry);
+  std::optional<MoveSender::Result> r;
+  while (!(r = sender_->tick(0, true))) clock_.advance(Millis(100));
+  EXPECT_EQ(r->outcome, Outcome::kSent);
+  EXPECT_EQ(sent("e2e4?offeringDraw=true"), 2);
+  EXPECT_EQ(sender_->send(move("d2d4"), 2).outcome, Outcome::kSent);  // parsed from the start
+  EXPECT_EQ(sent("d2d4"), 1);                                         // no offer unless asked
 }
 
 TEST_F(MoveSenderTest, AMoveThatLandedIsNotSentAgain) {

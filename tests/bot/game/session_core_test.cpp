@@ -45,7 +45,9 @@ class SessionTest : public ::testing::Test {
     server_.server().Post(R"(/api/bot/game/abcdefgh/(.+))", [this](const httplib::Request& req,
                                                                    httplib::Response& res) {
       std::lock_guard lock(mutex_);
-      const std::string what = req.matches[1];
+      std::string what = req.matches[1];
+      if (req.has_param("offeringDraw"))
+        what += "?offeringDraw=" + req.get_param_value("offeringDraw");
       posts_.push_back(what);
       if (what.rfind("chat", 0) == 0) chats_.push_back(req.get_param_value("text"));
       int status = 200;
@@ -327,6 +329,31 @@ TEST_F(SessionTest, LevelDrawOffersAreAcceptedWhenEnabled) {
   EXPECT_EQ(count("draw/yes"), 1);
 }
 
+TEST_F(SessionTest, OffersADrawWithTheMoveOnceABotGameHasStayedLevel) {
+  config_.offer_draws = true;
+  config_.offer_draw_moves = 2;
+  config_.offer_draw_min_moves = 1;
+  feed(full_line("", /*white_is_bot=*/true));
+  engine_.answer("e2e4", 0.0f, 0);
+  feed(state_line("e2e4 e7e5"));
+  engine_.answer("g1f3", 0.01f, 1);
+  EXPECT_EQ(count("move/e2e4"), 1);
+  EXPECT_EQ(count("move/g1f3?offeringDraw=true"), 1);
+}
+
+TEST_F(SessionTest, NoDrawOfferToAHumanUnlessTheOperatorAllowsIt) {
+  config_.offer_draws = true;
+  config_.offer_draw_moves = 1;
+  config_.offer_draw_min_moves = 1;
+  feed(full_line(""));
+  engine_.answer("e2e4", 0.0f, 0);
+  EXPECT_EQ(count("move/e2e4"), 1);
+  config_.offer_draws_to_humans = true;
+  feed(state_line("e2e4 e7e5"));
+  engine_.answer("g1f3", 0.0f, 0);
+  EXPECT_EQ(count("move/g1f3?offeringDraw=true"), 1);
+}
+
 TEST_F(SessionTest, TakebacksDeclinedByDefaultOrGrantedUpToTheLimit) {
   config_.takebacks_accepted = 1;
   feed(full_line("", false, false));
@@ -347,6 +374,42 @@ TEST_F(SessionTest, AbortsWhenTheOpponentNeverMoves) {
   core().tick();
   core().tick();
   EXPECT_EQ(count("abort"), 1);
+}
+
+TEST_F(SessionTest, WaitGivesTheOpponentAMinuteBeforeTheAbortUpToThreeTimes) {
+  feed(full_line("", false, false));  // we are Black: Alice's first move is awaited
+  const auto wait = [&] {
+    const auto before = chats_.size();
+    feed(R"({"type":"chatLine","username":"Alice","text":"!wait","room":"player"})");
+    return chats_.size() > before ? chats_.back() : std::string("(no answer)");
+  };
+  clock_.advance(Millis(19000));
+  EXPECT_EQ(wait(), "Waiting 60 seconds for your first move.");
+  clock_.advance(Millis(59000));  // 78 s: past abort_time_s (20), not past the wait
+  core().tick();
+  EXPECT_EQ(count("abort"), 0);
+  EXPECT_EQ(wait(), "Waiting 60 seconds for your first move.");  // now 138 s
+  clock_.advance(Millis(10000));
+  EXPECT_EQ(wait(), "Waiting 60 seconds for your first move.");  // 148 s
+  clock_.advance(Millis(10000));
+  EXPECT_EQ(wait(), "(no answer)");  // a fourth is not granted
+  clock_.advance(Millis(49000));     // 147 s after the start
+  core().tick();
+  EXPECT_EQ(count("abort"), 0);
+  clock_.advance(Millis(1000));
+  core().tick();
+  EXPECT_EQ(count("abort"), 1);
+}
+
+TEST_F(SessionTest, NoWaitOnceTheGameIsUnderWay) {
+  feed(full_line("", false, false));
+  feed(state_line("e2e4"));
+  engine_.answer("e7e5");
+  feed(state_line("e2e4 e7e5"));
+  const auto before = chats_.size();
+  clock_.advance(Millis(5000));
+  feed(R"({"type":"chatLine","username":"Alice","text":"!wait","room":"player"})");
+  EXPECT_EQ(chats_.size(), before);
 }
 
 TEST_F(SessionTest, NoAbortOnceTheGameIsUnderWay) {

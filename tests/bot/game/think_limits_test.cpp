@@ -71,5 +71,33 @@ TEST(ResignWatch, ResignsOnlyAfterEnoughLostMovesInARowAndOnlyWhenEnabled) {
   EXPECT_TRUE(on.should_resign(16, -0.98f, std::nullopt));
 }
 
+TEST(DrawOfferWatch, OffersAfterALevelStreakFromItsMoveOnToBotsAndOnceAStreak) {
+  BotConfig config = BotConfig::defaults();
+  DrawOfferWatch off(config);
+  for (int i = 0; i < 30; ++i) EXPECT_FALSE(off.should_offer(60 + i, 0.0f, std::nullopt, true));
+  config.offer_draws = true;
+  config.offer_draw_moves = 3;
+  config.offer_draw_min_moves = 40;
+  DrawOfferWatch on(config);
+  EXPECT_FALSE(on.should_offer(37, 0.0f, std::nullopt, true));
+  EXPECT_FALSE(on.should_offer(38, 0.02f, std::nullopt, true));
+  EXPECT_FALSE(on.should_offer(39, -0.04f, std::nullopt, true));  // level 3 times, before move 40
+  EXPECT_FALSE(on.should_offer(41, 0.3f, std::nullopt, true));    // not level: the streak ends
+  EXPECT_FALSE(on.should_offer(42, 0.0f, std::nullopt, true));
+  EXPECT_FALSE(on.should_offer(43, 0.0f, 7, true));  // a proven mate is never level
+  EXPECT_FALSE(on.should_offer(44, 0.0f, std::nullopt, true));
+  EXPECT_FALSE(on.should_offer(45, 0.0f, std::nullopt, true));
+  EXPECT_TRUE(on.should_offer(46, 0.0f, std::nullopt, true));
+  EXPECT_FALSE(on.should_offer(47, 0.0f, std::nullopt, true));  // the next after 3 more
+  EXPECT_FALSE(on.should_offer(48, 0.0f, std::nullopt, true));
+  EXPECT_TRUE(on.should_offer(49, 0.0f, std::nullopt, true));
+
+  DrawOfferWatch humans(config);
+  for (int i = 0; i < 10; ++i) EXPECT_FALSE(humans.should_offer(50 + i, 0.0f, std::nullopt, false));
+  config.offer_draws_to_humans = true;
+  for (int i = 0; i < 2; ++i) EXPECT_FALSE(humans.should_offer(60 + i, 0.0f, std::nullopt, false));
+  EXPECT_TRUE(humans.should_offer(62, 0.0f, std::nullopt, false));
+}
+
 }  // namespace
 }  // namespace zh::bot

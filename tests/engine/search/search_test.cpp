@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/chess/notation.h"
+#include "engine/nn/backends/material.h"
 #include "tests/engine/search/search_test_util.h"
 
 namespace zh {
@@ -48,6 +49,19 @@ TEST(Search, PlayoutLimitIsExactAndVisitsAddUp) {
   ASSERT_GE(s.best, 0);
   EXPECT_FALSE(s.pv.empty());
   EXPECT_EQ(s.pv[0], s.children[s.best].move);
+}
+
+TEST(Search, TheRootsValueIsReportedForTheSideToMove) {
+  // White to move, a queen up: the material evaluator says so, and so does the snapshot.
+  const Game g = game_from("4k3/8/8/8/8/8/8/3QK3[] w - - 0 1");
+  ASSERT_GT(MaterialEvaluator::value_of(g.position()), 0.2f);
+  Search search(std::make_shared<MaterialEvaluator>());
+  const auto s = run_search(search, g, default_params(), 200);
+  EXPECT_GT(s.root_q, 0.2f);
+  Search black(std::make_shared<MaterialEvaluator>());
+  EXPECT_LT(run_search(black, game_from("4k3/8/8/8/8/8/8/3QK3[] b - - 0 1"), default_params(), 200)
+                .root_q,
+            -0.2f);
 }
 
 TEST(Search, UnvisitedChildrenStartAtQMinusOne) {
