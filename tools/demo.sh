@@ -46,7 +46,7 @@ bot_pid=$!
 admin="http://127.0.0.1:$port/admin"
 game=""
 for _ in $(seq 300); do
-  game=$(curl -fsS "$admin/games" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p' | head -n1)
+  game=$(curl -fsS "$admin/games" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p' | sed -n 1p)
   [[ -n $game ]] && break
   kill -0 "$bot_pid" 2>/dev/null || { echo "demo: zhbot exited before the game began" >&2; exit 1; }
   sleep 0.2

@@ -43,7 +43,7 @@ for ckpt in "$folder"/*.ckpt; do
   [[ ! -f $folder/$name.pt ]] || cp "$folder/$name.pt" "$dir/$name.gpu-export.pt"
   [[ ! -f $folder/gpu-session.md ]] || cp "$folder/gpu-session.md" "$dir/"
   # Checked on the lab's own chunks (their held-out games), the first one the lab has.
-  check_data=$(find "$data" -mindepth 1 -maxdepth 1 -type d -name 'chunk-*' | sort | head -1)
+  check_data=$(find "$data" -mindepth 1 -maxdepth 1 -type d -name 'chunk-*' | sort | sed -n 1p)
   [[ -n $check_data ]] || { echo "lab_import: no chunk in $data to check the export on" >&2; exit 1; }
   DIR=$dir step export "$PYTHON" -m training.export "$dir/$name.ckpt" "$dir/$name.pt" \
     --data "$check_data" --zhbot "$ZHBOT" --name "$name"
