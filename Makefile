@@ -139,11 +139,11 @@ ci-engine-only: deps
 	cmake -S . -B $(ENGINE_ONLY_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DZH_BUILD_BOT=OFF -DZH_BUILD_TESTS=OFF -DZH_WERROR=ON
 	cmake --build $(ENGINE_ONLY_DIR) --target zhbot
-	$(ENGINE_ONLY_DIR)/engine/tools/zhbot --version
+	$(ENGINE_ONLY_DIR)/engine/cli/zhbot --version
 	rm -rf $(ENGINE_ONLY_DIR)/smoke
-	$(ENGINE_ONLY_DIR)/engine/tools/zhbot datagen --import tests/data/datagen/sample.jsonl \
+	$(ENGINE_ONLY_DIR)/engine/cli/zhbot datagen --import tests/data/datagen/sample.jsonl \
 	  --out $(ENGINE_ONLY_DIR)/smoke
-	$(ENGINE_ONLY_DIR)/engine/tools/zhbot nneval --backend material --count 6 \
+	$(ENGINE_ONLY_DIR)/engine/cli/zhbot nneval --backend material --count 6 \
 	  --records $(ENGINE_ONLY_DIR)/smoke/sample-000000.zhrec
 
 clean:

@@ -2,8 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include "bot/cli/commands.h"
-#include "engine/tools/commands.h"
-#include "engine/tools/run_main.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/run_main.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zhbot " ZH_VERSION " - crazyhouse engine and lichess bot"};

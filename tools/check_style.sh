@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Style kept by checks (`make lint`, a CI stage): every C++ source the repository tracks must be
-# formatted as .clang-format says, and the Python of training/, tools/ and tests/tools must pass
-# flake8 (settings in .flake8: line length 100). Changes nothing; prints what is wrong and exits
-# 1. Fix C++ with `clang-format -i FILE`.
+# formatted as .clang-format says, and the Python of training/, tools/, tests/tools and tests/bot
+# must pass flake8 (settings in .flake8: line length 100). Changes nothing; prints what is wrong
+# and exits 1. Fix C++ with `clang-format -i FILE`.
 #
 #   tools/check_style.sh            both checks
 #   tools/check_style.sh cpp|python one of them
@@ -51,8 +51,8 @@ fi
 
 if [[ $what != cpp ]]; then
   need flake8
-  if flake8 training tools tests/tools; then
-    echo "check_style: flake8 clean (training/, tools/, tests/tools/)"
+  if flake8 training tools tests/tools tests/bot; then
+    echo "check_style: flake8 clean (training/, tools/, tests/tools/, tests/bot/)"
   else
     echo "check_style: flake8 found the problems above" >&2
     failed=1

@@ -25,7 +25,7 @@ mkdir -p build && : >"$log"
 (cd "$old" && DIR=$root/build/ab-a bash tools/gpu_check.sh build >/dev/null) &
 DIR=$root/build/ab-b bash tools/gpu_check.sh build >/dev/null
 wait $! || { echo "gpu_ab: the old tree did not build (build/ab-a/build.log)"; exit 1; }
-declare -A zhbot=([A]=$root/build/ab-a/build/engine/tools/zhbot [B]=$root/build/ab-b/build/engine/tools/zhbot)
+declare -A zhbot=([A]=$root/build/ab-a/build/engine/cli/zhbot [B]=$root/build/ab-b/build/engine/cli/zhbot)
 
 say() { echo "$*" | tee -a "$log"; }
 say "gpu_ab: A = ${old#"$root"/}, B = this checkout; $device, $precision"

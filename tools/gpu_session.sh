@@ -89,7 +89,7 @@ prepare() {
       -DZH_BUILD_BOT=OFF -DZH_BUILD_TESTS=OFF -DZH_ARCH=x86-64-v2 \
       -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
     cmake --build build/gpu-datagen --target zhbot
-    strip -o "$CARRY/bin/zhbot" build/gpu-datagen/engine/tools/zhbot
+    strip -o "$CARRY/bin/zhbot" build/gpu-datagen/engine/cli/zhbot
   fi
   # The chunks to train on: whole archives, while the tree and the carry stay under TRAVEL_MB
   # (less 1 MiB for what changes before the call).

@@ -112,7 +112,7 @@ def check_against_zhbot(tool, net, model_path, dataset, args, precision="fp32"):
 
 def default_zhbot():
     for candidate in ("build/default/bot/zhbot", "build/release/bot/zhbot",
-                      "build/engine-only/engine/tools/zhbot"):
+                      "build/engine-only/engine/cli/zhbot"):
         if os.path.exists(candidate):
             return candidate
     return "zhbot"

@@ -21,9 +21,9 @@
 #include <random>
 #include <thread>
 
-#include "bot/book/book_config.h"
 #include "bot/book/explorer_watch.h"
 #include "bot/book/opening_explorer.h"
+#include "bot/config/book_config.h"
 #include "bot/game/move_engine.h"
 #include "engine/book/opening_book.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "bot/lichess/clock.h"
 #include "bot/lichess/events.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The lichess-facing subcommands of the zhbot executable (the engine's own are in
-// engine/tools/commands.h).
+// engine/cli/commands.h).
 
 namespace CLI {
 class App;

@@ -18,9 +18,9 @@
 #include "bot/daemon/stop_signals.h"
 #include "bot/game/engine_adapter.h"
 #include "bot/logging/log_setup.h"
+#include "engine/cli/run_main.h"
 #include "engine/engine.h"
 #include "engine/evaluator_loader.h"
-#include "engine/tools/run_main.h"
 
 namespace zh::cli {
 

@@ -33,8 +33,8 @@ void add_upgrade_account_command(CLI::App& app) {
     settings.token = token.token;
     settings.user_agent = "zhbot/" ZH_VERSION;
     bot::HttpClient http(settings);
-    bot::CancelToken cancel;
-    bot::LichessClient client(http, bot::steady_clock(), bot::default_random_source(), cancel);
+    CancelToken cancel;
+    bot::LichessClient client(http, steady_clock(), bot::default_random_source(), cancel);
 
     std::optional<bot::Account> account;
     const bot::ApiResult who = client.get_account(account);

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "bot/book/book_config.h"
-#include "bot/challenge_policy/challenge_policy.h"
-#include "bot/desk/matchmaking_options.h"
+#include "bot/config/book_config.h"
+#include "bot/config/challenge_options.h"
+#include "bot/config/matchmaking_options.h"
 #include "engine/options.h"
 
 namespace zh::bot {
@@ -68,7 +68,7 @@ struct BotConfig {
   std::string log_file;
   std::int64_t log_file_max_mb;
   std::int64_t log_file_count;
-  // book (bot/book/book_config.cpp)
+  // book (bot/config/book_config.cpp)
   BookConfig book;
 
   static void declare(Options& options);

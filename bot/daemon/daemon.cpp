@@ -159,15 +159,15 @@ int Daemon::run() {
 
   std::optional<TimePoint> drain_deadline;
   std::string last_status;
-  auto next_status = std::chrono::steady_clock::now();
+  auto next_status = clock_.now();
   while (!immediate_) {
     // The watchdog is fed only by a loop that still turns: reap_sessions takes the lock the
     // event handlers take, so a deadlock there starves it and systemd restarts the bot.
     systemd_.watchdog_tick();
     reap_sessions();
     desk_->tick();
-    if (ready_sent_ && !draining_ && std::chrono::steady_clock::now() >= next_status) {
-      next_status = std::chrono::steady_clock::now() + kStatusInterval;
+    if (ready_sent_ && !draining_ && clock_.now() >= next_status) {
+      next_status = clock_.now() + kStatusInterval;
       if (std::string now = "playing as " + account_.username + ": " + metrics_.summary();
           now != last_status) {
         systemd_.status(now);

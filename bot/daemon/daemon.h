@@ -11,11 +11,11 @@
 #include <string>
 
 #include "bot/config/load_config.h"
-#include "bot/daemon/game_ledger.h"
-#include "bot/daemon/session_table.h"
 #include "bot/daemon/systemd_notify.h"
 #include "bot/desk/challenge_desk.h"
 #include "bot/game/game_session.h"
+#include "bot/ledger/game_ledger.h"
+#include "bot/ledger/session_table.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
 #include "bot/state/state_file.h"

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "engine/util/clock.h"
+
 namespace zh::bot {
 
 namespace {
@@ -75,9 +77,9 @@ void StopSignals::loop() {
     if (::poll(&fd, 1, 200) <= 0) continue;
     unsigned char sig = 0;
     while (::read(g_pipe[0], &sig, 1) == 1) {
-      if (count == 1 && std::chrono::steady_clock::now() - first < std::chrono::seconds(1))
+      if (count == 1 && zh::steady_clock().now() - first < std::chrono::seconds(1))
         continue;  // the same request, once more
-      if (++count == 1) first = std::chrono::steady_clock::now();
+      if (++count == 1) first = zh::steady_clock().now();
       if (count == 1) {
         spdlog::info("{} received", sig == SIGINT ? "SIGINT" : "SIGTERM");
         drain_();

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "bot/lichess/clock.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

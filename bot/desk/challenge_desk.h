@@ -1,9 +1,10 @@
 #pragma once
-// The challenge desk: everything about getting games. It answers incoming challenges through
-// the policy (accept, decline with lichess's reason, or queue while every slot is taken), gives
-// free slots to waiting challenges in the configured order, and, when the bot has been idle,
-// challenges an online bot (matchmaking) and follows that challenge until it is answered,
-// canceled or timed out.
+// The challenge desk: everything about getting games. Its incoming side answers challenges
+// through the policy (accept, decline with lichess's reason, or queue while every slot is
+// taken) and gives free slots to waiting challenges in the configured order; its outgoing side,
+// the Seeker (bot/desk/seeker.h), challenges an online bot when the bot has been idle. Both
+// count the same slots: an accepted challenge holds one until its game runs, our own challenge
+// one until it is answered.
 //
 // Threads: the event stream calls the on_* handlers, the daemon's main loop calls tick(); both
 // only change state under the desk's lock and hand every HTTP call to the desk's worker thread,
@@ -17,12 +18,12 @@
 #include <vector>
 
 #include "bot/config/bot_config.h"
-#include "bot/daemon/game_ledger.h"
-#include "bot/daemon/seen_ids.h"
-#include "bot/daemon/session_table.h"
 #include "bot/desk/challenge_queue.h"
+#include "bot/desk/desk_deps.h"
 #include "bot/desk/desk_worker.h"
 #include "bot/desk/recent_challenges.h"
+#include "bot/desk/seeker.h"
+#include "bot/ledger/seen_ids.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
 
@@ -30,14 +31,7 @@ namespace zh::bot {
 
 class ChallengeDesk {
  public:
-  struct Deps {
-    LichessClient* client = nullptr;
-    Clock* clock = nullptr;
-    Metrics* metrics = nullptr;
-    SessionTable* sessions = nullptr;
-    GameLedger* ledger = nullptr;
-    RandomSource random;
-  };
+  using Deps = DeskDeps;
 
   ChallengeDesk(const BotConfig& config, Deps deps);
   ~ChallengeDesk();
@@ -79,29 +73,13 @@ class ChallengeDesk {
     bool bot = false;
     bool started = false;  // gameStart seen (and a bot game counted)
   };
-  struct Outgoing {       // our matchmaking challenge
-    std::string id;       // empty while it is being created
-    std::string user_id;  // empty while the opponent is being chosen
-    std::string username;
-    TimePoint sent_at;
-    std::string clock;  // "180+2", for the log
-  };
-
   DaemonLoad load_for_locked(const Challenge& c, TimePoint now);
   std::string refusal_locked() const;
   void accept_locked(const Challenge& c, TimePoint now, const char* how);
   void decline_locked(const Challenge& c, DeclineReason reason, const std::string& why);
   void fill_slots_locked(TimePoint now);
-  void follow_outgoing_locked(TimePoint now);
-  void maybe_seek_locked(TimePoint now);
-  void seek();  // on the worker
-  void forget_outgoing_locked(TimePoint now);
-  void note_bot_limit_locked(const ApiResult& r, TimePoint now);
-  bool matches_outgoing_locked(const std::string& id, const std::string& user_id) const;
 
-  const BotConfig& config_;
   const ChallengePolicyOptions& policy_;
-  const MatchmakingOptions& seek_;
   Deps deps_;
 
   mutable std::mutex mutex_;
@@ -111,13 +89,7 @@ class ChallengeDesk {
   ChallengeQueue queue_;
   std::map<std::string, Pending> pending_;
   RecentChallenges recent_;
-  std::optional<Outgoing> outgoing_;
-  TimePoint idle_since_;
-  TimePoint next_seek_;
-  TimePoint bot_limit_until_;  // lichess said bot.vsBot.day: no bot games before this
-  Millis seek_backoff_{0};     // after a 429 that is not the daily limit
-  TimePoint rating_read_at_;
-  bool cap_logged_ = false;
+  Seeker seeker_;  // the outgoing side, under the same lock
 
   DeskWorker worker_;  // last: its thread stops before the state it touches goes away
 };

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bot/challenge_policy/challenge_policy.h"
-#include "bot/lichess/clock.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

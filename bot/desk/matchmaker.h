@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bot/desk/matchmaking_options.h"
+#include "bot/config/matchmaking_options.h"
 #include "bot/lichess/events.h"
 
 namespace zh::bot {

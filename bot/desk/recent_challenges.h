@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "bot/lichess/clock.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "engine/chess/notation.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 
@@ -12,7 +13,7 @@ namespace {
 class ThinkListener final : public SearchListener {
  public:
   ThinkListener(Position root, std::function<void(const ThinkResult&)> done)
-      : root_(std::move(root)), done_(std::move(done)), start_(std::chrono::steady_clock::now()) {}
+      : root_(std::move(root)), done_(std::move(done)), start_(zh::steady_clock().now()) {}
 
   void on_info(const SearchInfo& info) override { info_ = info; }
 
@@ -34,9 +35,9 @@ class ThinkListener final : public SearchListener {
     r.nodes = info_.nodes;
     r.nps = info_.nps;
     // Wall time from go() to bestmove: what the session subtracts to find its own overhead.
-    r.search_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - start_)
-                      .count();
+    r.search_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(zh::steady_clock().now() - start_)
+            .count();
     r.time_ms = r.search_us / 1000;
     done_(r);
   }

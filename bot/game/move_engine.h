@@ -11,10 +11,10 @@
 #include <optional>
 #include <string>
 
-#include "bot/lichess/clock.h"
 #include "engine/chess/game.h"
 #include "engine/chess/move.h"
 #include "engine/time/search_limits.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "bot/lichess/clock.h"
 #include "bot/lichess/lichess_client.h"
 #include "engine/chess/move.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "bot/config/bot_config.h"
-#include "bot/lichess/clock.h"
 #include "bot/lichess/events.h"
 #include "bot/lichess/lichess_client.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

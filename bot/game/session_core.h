@@ -35,10 +35,10 @@
 #include "bot/game/server_board.h"
 #include "bot/game/session_chat.h"
 #include "bot/game/think_limits.h"
-#include "bot/lichess/clock.h"
 #include "bot/lichess/events.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

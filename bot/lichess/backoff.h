@@ -2,7 +2,8 @@
 // Exponential backoff with jitter for reconnects and retries. Jitter spreads reconnects of
 // many clients after a server restart; the cap keeps a long outage from parking us for hours.
 
-#include "bot/lichess/clock.h"
+#include "bot/lichess/random_source.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

@@ -318,6 +318,10 @@ std::optional<std::vector<std::string>> parse_bot_ids(std::string_view body, std
   });
 }
 
+std::string rating_text(const std::optional<int>& rating) {
+  return rating ? std::to_string(*rating) : "?";
+}
+
 std::string error_text(std::string_view body) {
   json j = json::parse(body, nullptr, false);
   if (!j.is_discarded() && j.is_object()) {

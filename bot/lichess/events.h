@@ -198,6 +198,9 @@ std::optional<RateLimitInfo> parse_rate_limit(std::string_view body);
 // The error text of a lichess error body ({"error": "..."}), or the body cut short.
 std::string error_text(std::string_view body);
 
+// A rating for the log: the number, or "?" when lichess did not give one.
+std::string rating_text(const std::optional<int>& rating);
+
 // Lichess ids are short alphanumeric strings. Anything else from the network is refused before
 // it is put into a URL path.
 bool is_valid_id(std::string_view id);

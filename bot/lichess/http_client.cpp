@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "bot/lichess/redact.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 
@@ -149,9 +150,9 @@ HttpResponse HttpClient::perform(std::string_view method, std::string_view path,
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
 
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = zh::steady_clock().now();
   const CURLcode code = curl_easy_perform(curl);
-  response.elapsed = std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - start);
+  response.elapsed = std::chrono::duration_cast<Millis>(zh::steady_clock().now() - start);
   if (code == CURLE_OK) {
     long status = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);

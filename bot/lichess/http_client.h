@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bot/lichess/clock.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

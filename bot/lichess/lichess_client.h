@@ -13,10 +13,11 @@
 #include <vector>
 
 #include "bot/lichess/backoff.h"
-#include "bot/lichess/clock.h"
 #include "bot/lichess/events.h"
 #include "bot/lichess/http_client.h"
+#include "bot/lichess/random_source.h"
 #include "bot/lichess/rate_limit.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

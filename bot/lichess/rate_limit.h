@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "bot/lichess/clock.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

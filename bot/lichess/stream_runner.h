@@ -9,9 +9,10 @@
 #include <string_view>
 
 #include "bot/lichess/backoff.h"
-#include "bot/lichess/clock.h"
 #include "bot/lichess/http_client.h"
+#include "bot/lichess/random_source.h"
 #include "bot/lichess/rate_limit.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 

@@ -30,6 +30,15 @@ void header(std::ostringstream& os, const char* name, const char* type, const ch
   os << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
 }
 
+// One more of `key` in a counter by label.
+void count(std::map<std::string, std::uint64_t, std::less<>>& counter, std::string_view key) {
+  const auto it = counter.find(key);
+  if (it == counter.end())
+    counter.emplace(std::string(key), 1);
+  else
+    ++it->second;
+}
+
 }  // namespace
 
 void Metrics::set_event_stream_connected(bool connected) {
@@ -49,11 +58,7 @@ void Metrics::set_games_active(int games) {
 
 void Metrics::add_game_result(std::string_view result) {
   std::lock_guard lock(mutex_);
-  auto it = results_.find(result);
-  if (it == results_.end())
-    results_.emplace(std::string(result), 1);
-  else
-    ++it->second;
+  count(results_, result);
 }
 
 void Metrics::add_move() {
@@ -74,11 +79,7 @@ void Metrics::set_nodes_per_second(double nps) {
 
 void Metrics::add_stream_reconnect(std::string_view stream) {
   std::lock_guard lock(mutex_);
-  auto it = reconnects_.find(stream);
-  if (it == reconnects_.end())
-    reconnects_.emplace(std::string(stream), 1);
-  else
-    ++it->second;
+  count(reconnects_, stream);
 }
 
 void Metrics::add_http_response(std::string_view endpoint, int status) {
@@ -89,11 +90,12 @@ void Metrics::add_http_response(std::string_view endpoint, int status) {
 
 void Metrics::add_challenge(std::string_view outcome) {
   std::lock_guard lock(mutex_);
-  auto it = challenges_.find(outcome);
-  if (it == challenges_.end())
-    challenges_.emplace(std::string(outcome), 1);
-  else
-    ++it->second;
+  count(challenges_, outcome);
+}
+
+void Metrics::add_decline(std::string_view reason) {
+  std::lock_guard lock(mutex_);
+  count(declines_, reason);
 }
 
 void Metrics::set_challenge_queue(int waiting) {
@@ -103,11 +105,12 @@ void Metrics::set_challenge_queue(int waiting) {
 
 void Metrics::add_matchmaking(std::string_view step) {
   std::lock_guard lock(mutex_);
-  auto it = matchmaking_.find(step);
-  if (it == matchmaking_.end())
-    matchmaking_.emplace(std::string(step), 1);
-  else
-    ++it->second;
+  count(matchmaking_, step);
+}
+
+void Metrics::add_seek_challenge(std::string_view clock, bool rated) {
+  std::lock_guard lock(mutex_);
+  ++seek_challenges_[{std::string(clock), rated ? "rated" : "casual"}];
 }
 
 void Metrics::set_bot_games_24h(int games) {
@@ -219,11 +222,20 @@ std::string Metrics::render() const {
   header(os, "zhbot_challenges_total", "counter", "Incoming challenges by outcome.");
   for (const auto& [outcome, n] : challenges_)
     os << "zhbot_challenges_total{outcome=\"" << label(outcome) << "\"} " << n << "\n";
+  header(os, "zhbot_challenges_declined_total", "counter",
+         "Incoming challenges declined, by the reason lichess shows the challenger.");
+  for (const auto& [reason, n] : declines_)
+    os << "zhbot_challenges_declined_total{reason=\"" << label(reason) << "\"} " << n << "\n";
   header(os, "zhbot_challenge_queue", "gauge", "Acceptable challenges waiting for a free slot.");
   os << "zhbot_challenge_queue " << challenge_queue_ << "\n";
   header(os, "zhbot_matchmaking_total", "counter", "Matchmaking steps by kind.");
   for (const auto& [step, n] : matchmaking_)
     os << "zhbot_matchmaking_total{step=\"" << label(step) << "\"} " << n << "\n";
+  header(os, "zhbot_matchmaking_challenges_total", "counter",
+         "Our matchmaking challenges sent, by clock and mode.");
+  for (const auto& [key, n] : seek_challenges_)
+    os << "zhbot_matchmaking_challenges_total{clock=\"" << label(key.first) << "\",mode=\""
+       << key.second << "\"} " << n << "\n";
   header(os, "zhbot_bot_games_24h", "gauge",
          "Bot-vs-bot games started in the last 24 h (lichess allows 100).");
   os << "zhbot_bot_games_24h " << bot_games_24h_ << "\n";

@@ -51,10 +51,14 @@ class Metrics {
   void set_inference_batch_fill(double fill);  // mean batch size / max batch size
   // Incoming challenges by what became of them: accepted, declined, queued, canceled.
   void add_challenge(std::string_view outcome);
+  // Incoming challenges declined, by the lichess reason key (tooFast, casual, later, ...).
+  void add_decline(std::string_view reason);
   void set_challenge_queue(int waiting);
   // Matchmaking steps: sought, challenged, accepted, declined, canceled, no_candidate,
   // rate_limited, failed.
   void add_matchmaking(std::string_view step);
+  // Our matchmaking challenges sent, by clock ("180+2") and mode.
+  void add_seek_challenge(std::string_view clock, bool rated);
   void set_bot_games_24h(int games);
   // Where /metrics and /healthz read the evaluator's figures (called on their threads, outside
   // the metrics lock). Without one the evaluator counts as healthy.
@@ -83,8 +87,10 @@ class Metrics {
   std::uint64_t http_requests_ = 0;
   double batch_fill_ = 0;
   std::map<std::string, std::uint64_t, std::less<>> challenges_;
+  std::map<std::string, std::uint64_t, std::less<>> declines_;
   int challenge_queue_ = 0;
   std::map<std::string, std::uint64_t, std::less<>> matchmaking_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> seek_challenges_;
   int bot_games_24h_ = 0;
   std::function<EvaluatorFigures()> evaluator_source_;
   std::function<ExplorerFigures()> explorer_source_;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "engine/chess/notation.h"
+#include "engine/util/clock.h"
 
 namespace zh::datagen {
 
@@ -116,7 +117,7 @@ TeacherAnswer UciTeacher::search(const Game& game) {
       cmd += to_uci(m);
     }
   }
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = zh::steady_clock().now();
   send(cmd);
   send(config_.depth > 0 && config_.nodes <= 0 ? "go depth " + std::to_string(config_.depth)
                                                : "go nodes " + std::to_string(config_.nodes));
@@ -148,8 +149,7 @@ TeacherAnswer UciTeacher::search(const Game& game) {
       ++ignored_lines_;
     }
   }
-  search_seconds_ +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  search_seconds_ += std::chrono::duration<double>(zh::steady_clock().now() - started).count();
 
   TeacherAnswer answer;
   if (best_text == "(none)" || best_text.empty()) {

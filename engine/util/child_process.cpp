@@ -15,6 +15,8 @@
 #include <thread>
 #include <utility>
 
+#include "engine/util/clock.h"
+
 extern char** environ;
 
 namespace zh {
@@ -198,7 +200,7 @@ bool ChildProcess::write_line(const std::string& text) {
 
 ChildProcess::ReadStatus ChildProcess::read_line(std::string& line,
                                                  std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto deadline = zh::steady_clock().now() + timeout;
   for (;;) {
     const auto nl = buffer_.find('\n');
     if (nl != std::string::npos) {
@@ -208,8 +210,8 @@ ChildProcess::ReadStatus ChildProcess::read_line(std::string& line,
       return ReadStatus::kLine;
     }
     if (from_child_ < 0) return ReadStatus::kEnd;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - zh::steady_clock().now());
     if (left.count() <= 0) return ReadStatus::kTimeout;
     pollfd fd{from_child_, POLLIN, 0};
     const int ready = ::poll(&fd, 1, int(left.count()));
@@ -259,9 +261,9 @@ void ChildProcess::kill_all(int sig) {
 }
 
 std::optional<ExitStatus> ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto deadline = zh::steady_clock().now() + timeout;
   while (running()) {
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    if (zh::steady_clock().now() >= deadline) return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return status_.value_or(ExitStatus{});

@@ -27,6 +27,13 @@ class FakeClock final : public Clock {
     std::lock_guard lock(mutex_);
     return now_;
   }
+  // Starts at kWallStart and moves with now().
+  WallTime wall_now() const override {
+    std::lock_guard lock(mutex_);
+    return kWallStart + std::chrono::duration_cast<WallTime::duration>(now_ - kStart);
+  }
+  static constexpr TimePoint kStart{Millis(1'000'000'000)};
+  static constexpr WallTime kWallStart{std::chrono::seconds(1'800'000'000)};  // 2027-01-15
 
   bool sleep_for(Millis d, const CancelToken& cancel) override {
     {
@@ -162,7 +169,7 @@ class FakeClock final : public Clock {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   // Starts far from zero so "now - a default TimePoint" is never mistaken for a short time.
-  TimePoint now_{Millis(1'000'000'000)};
+  TimePoint now_{kStart};
   std::vector<Waiter*> waiters_;
   int visiting_ = 0;  // advance() and parked() calls using waiters outside mutex_
   std::vector<Millis> sleeps_;

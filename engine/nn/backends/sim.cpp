@@ -6,6 +6,8 @@
 #include <string>
 #include <thread>
 
+#include "engine/util/clock.h"
+
 namespace zh {
 namespace {
 
@@ -91,7 +93,7 @@ void SimEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluat
   std::int64_t number;
   {
     std::lock_guard lock(mutex_);
-    const auto start = std::max(std::chrono::steady_clock::now(), device_free_);
+    const auto start = std::max(zh::steady_clock().now(), device_free_);
     done = start + cost;
     device_free_ = done;
     number = ++batches_;

@@ -23,6 +23,7 @@
 #include "engine/nn/policy_map.h"
 #include "engine/nn/precision.h"
 #include "engine/nn/priors.h"
+#include "engine/util/clock.h"
 
 namespace zh {
 namespace {
@@ -122,7 +123,7 @@ struct TorchEvaluator::Impl {
 };
 
 TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = zh::steady_clock().now();
   Impl& m = *impl_;
   std::string path = resolve_model_path(config.model_path);
   m.temperature = config.prior_temperature;
@@ -210,8 +211,7 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
       for (int b : sizes) m.forward(x.narrow(0, 0, b));
     if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());
   }
-  m.info.load_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  m.info.load_seconds = std::chrono::duration<double>(zh::steady_clock().now() - started).count();
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.2f", m.info.load_seconds);
   const std::string precision_text =

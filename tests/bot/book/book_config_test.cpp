@@ -1,4 +1,4 @@
-#include "bot/book/book_config.h"
+#include "bot/config/book_config.h"
 
 #include <gtest/gtest.h>
 

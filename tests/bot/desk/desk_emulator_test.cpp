@@ -92,7 +92,7 @@ class DeskAgainstEmulator : public ::testing::Test {
   // How long from now (wall-clock seconds, as the state file keeps it) `user` is left alone.
   std::int64_t remembered_for_s(const std::string& user) const {
     for (const auto& d : StateFile(dir_).load().seek_declines)
-      if (d.user_id == user) return d.until - unix_now_s();
+      if (d.user_id == user) return d.until - unix_seconds(clock_.wall_now());
     return -1;
   }
 

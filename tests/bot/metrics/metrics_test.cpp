@@ -24,6 +24,11 @@ TEST(Metrics, RendersPrometheusText) {
   m.add_http_response("account", 0);
   m.observe_move_overhead_ms(1.5);
   m.observe_move_overhead_ms(2.5);
+  m.add_decline("tooFast");
+  m.add_decline("tooFast");
+  m.add_decline("casual");
+  m.add_seek_challenge("180+2", true);
+  m.add_seek_challenge("60+1", false);
   const std::string text = m.render();
   for (const char* line :
        {"zhbot_games_active 2\n", "zhbot_games_total{result=\"win\"} 2\n",
@@ -33,6 +38,10 @@ TEST(Metrics, RendersPrometheusText) {
         "zhbot_http_errors_total{endpoint=\"move\",code=\"429\"} 1\n",
         "zhbot_http_errors_total{endpoint=\"account\",code=\"0\"} 1\n",
         "zhbot_move_overhead_ms_sum 4\n", "zhbot_move_overhead_ms_count 2\n",
+        "zhbot_challenges_declined_total{reason=\"tooFast\"} 2\n",
+        "zhbot_challenges_declined_total{reason=\"casual\"} 1\n",
+        "zhbot_matchmaking_challenges_total{clock=\"180+2\",mode=\"rated\"} 1\n",
+        "zhbot_matchmaking_challenges_total{clock=\"60+1\",mode=\"casual\"} 1\n",
         "# TYPE zhbot_games_total counter\n"})
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
   EXPECT_EQ(text.find("code=\"200\""), std::string::npos);

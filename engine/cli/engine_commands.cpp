@@ -1,4 +1,4 @@
-#include "engine/tools/commands.h"
+#include "engine/cli/commands.h"
 
 namespace zh::tools {
 

@@ -1,4 +1,4 @@
-#include "engine/tools/engine_cli.h"
+#include "engine/cli/engine_cli.h"
 
 #include <CLI/CLI.hpp>
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "bot/daemon/seen_ids.h"
 #include "bot/game/game_session.h"
+#include "bot/ledger/seen_ids.h"
 
 namespace zh::bot {
 

@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "bot/lichess/clock.h"
 #include "bot/state/decliner_file.h"
 #include "bot/state/state_file.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 
@@ -48,6 +48,9 @@ class GameLedger {
   };
   void prune_locked(TimePoint now);
   void save_locked() const;
+  // Wall-clock seconds (the state file's unit: it outlives a restart), by the ledger's clock.
+  std::int64_t unix_now_s() const;
+  std::int64_t to_unix_seconds(TimePoint t) const;
 
   StateFile file_;
   DeclinerFile decliners_;
@@ -56,8 +59,5 @@ class GameLedger {
   std::deque<TimePoint> bot_game_starts_;
   std::map<std::string, Decline> declines_;
 };
-
-// Wall-clock seconds now (the declines are kept in wall time: they outlive a restart).
-std::int64_t unix_now_s();
 
 }  // namespace zh::bot

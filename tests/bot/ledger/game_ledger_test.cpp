@@ -1,4 +1,4 @@
-#include "bot/daemon/game_ledger.h"
+#include "bot/ledger/game_ledger.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -41,9 +41,11 @@ TEST_F(GameLedgerTest, CountsBotGamesOfTheLastDayAcrossARestart) {
   }
   GameLedger again{StateFile(dir_), clock_};
   again.restore();
-  // The file keeps wall-clock times, so the restart sees both games as just played (the fake
-  // clock moved, the wall clock did not): the count is never lost.
-  EXPECT_EQ(again.bot_games_last_24h(), 2);
+  // The file keeps wall-clock times (the clock's wall_now, which the fake clock moves too), so
+  // the restart sees the first game a day old and the second 23 h old: one counts, as before.
+  EXPECT_EQ(again.bot_games_last_24h(), 1);
+  clock_.advance(std::chrono::hours(1));
+  EXPECT_EQ(again.bot_games_last_24h(), 0);
 }
 
 TEST_F(GameLedgerTest, RemembersDeclinesAcrossARestartUntilTheyExpire) {
@@ -60,6 +62,9 @@ TEST_F(GameLedgerTest, RemembersDeclinesAcrossARestartUntilTheyExpire) {
   EXPECT_EQ(again.declined("slowbot"), "timeControl");
   EXPECT_FALSE(again.declined("gone"));
   EXPECT_FALSE(again.declined("stranger"));
+  // A day later (by the clock, not the machine's calendar) the decline is over.
+  clock_.advance(std::chrono::hours(24));
+  EXPECT_FALSE(again.declined("slowbot"));
 }
 
 TEST_F(GameLedgerTest, DeclinersListedForeverAreReadFromTheFileAsItIsNow) {

@@ -10,9 +10,10 @@
 #include <stdexcept>
 
 #include "engine/chess/notation.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/engine_cli.h"
 #include "engine/engine.h"
-#include "engine/tools/commands.h"
-#include "engine/tools/engine_cli.h"
+#include "engine/util/clock.h"
 
 namespace zh::tools {
 
@@ -85,11 +86,10 @@ void run_bench(const BenchArgs& a) {
     auto listener = std::make_shared<Collect>();
     SearchLimits limits;
     limits.nodes = a.nodes;
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = zh::steady_clock().now();
     engine.go(limits, listener);
     engine.wait();
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double secs = std::chrono::duration<double>(zh::steady_clock().now() - start).count();
     const SearchSnapshot s = engine.last_result();
     total_nodes += s.playouts;
     total_seconds += secs;

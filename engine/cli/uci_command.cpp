@@ -3,9 +3,9 @@
 #include <iostream>
 #include <memory>
 
+#include "engine/cli/commands.h"
+#include "engine/cli/engine_cli.h"
 #include "engine/engine.h"
-#include "engine/tools/commands.h"
-#include "engine/tools/engine_cli.h"
 #include "engine/uci/uci.h"
 
 namespace zh::tools {

@@ -1,4 +1,4 @@
-#include "bot/daemon/game_ledger.h"
+#include "bot/ledger/game_ledger.h"
 
 #include <spdlog/spdlog.h>
 
@@ -6,22 +6,14 @@
 
 namespace zh::bot {
 
-namespace {
-
 // The state file keeps wall-clock seconds (a restart starts a new steady clock); the ledger
 // keeps its own clock's time points.
-std::int64_t to_unix_seconds(TimePoint t, TimePoint now) {
-  const auto wall = std::chrono::system_clock::now() - (now - t);
-  return std::chrono::duration_cast<std::chrono::seconds>(wall.time_since_epoch()).count();
+std::int64_t GameLedger::to_unix_seconds(TimePoint t) const {
+  return unix_seconds(clock_.wall_now() -
+                      std::chrono::duration_cast<WallTime::duration>(clock_.now() - t));
 }
 
-}  // namespace
-
-std::int64_t unix_now_s() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+std::int64_t GameLedger::unix_now_s() const { return unix_seconds(clock_.wall_now()); }
 
 GameLedger::GameLedger(StateFile file, Clock& clock)
     : file_(std::move(file)),
@@ -30,14 +22,14 @@ GameLedger::GameLedger(StateFile file, Clock& clock)
 
 void GameLedger::restore() {
   const PersistentState state = file_.load();
-  const auto wall_now = std::chrono::system_clock::now();
+  const WallTime wall_now = clock_.wall_now();
   const TimePoint now = clock_.now();
   const std::int64_t unix_now = unix_now_s();
   std::lock_guard lock(mutex_);
   bot_game_starts_.clear();
   declines_.clear();
   for (const std::int64_t unix_s : state.bot_game_starts) {
-    const auto age = wall_now - std::chrono::system_clock::time_point(std::chrono::seconds(unix_s));
+    const auto age = wall_now - WallTime(std::chrono::seconds(unix_s));
     // Older than the window: forgotten. In the future (the wall clock went back): counted now.
     if (age > kWindow) continue;
     const auto since = std::max(std::chrono::system_clock::duration::zero(), age);
@@ -98,9 +90,7 @@ void GameLedger::prune_locked(TimePoint now) {
 
 void GameLedger::save_locked() const {
   PersistentState state;
-  const TimePoint now = clock_.now();
-  for (const TimePoint t : bot_game_starts_)
-    state.bot_game_starts.push_back(to_unix_seconds(t, now));
+  for (const TimePoint t : bot_game_starts_) state.bot_game_starts.push_back(to_unix_seconds(t));
   for (const auto& [user, d] : declines_)
     state.seek_declines.push_back(SeekDecline{user, d.reason, d.until_unix_s});
   file_.save(state);

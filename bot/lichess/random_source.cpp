@@ -1,4 +1,4 @@
-#include "bot/lichess/clock.h"
+#include "bot/lichess/random_source.h"
 
 #include <memory>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "engine/tools/run_main.h"
+#include "engine/cli/run_main.h"
 
 #include <CLI/CLI.hpp>
 #include <exception>

@@ -1,4 +1,4 @@
-#include "bot/daemon/session_table.h"
+#include "bot/ledger/session_table.h"
 
 namespace zh::bot {
 

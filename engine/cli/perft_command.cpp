@@ -8,7 +8,8 @@
 
 #include "engine/chess/notation.h"
 #include "engine/chess/perft.h"
-#include "engine/tools/commands.h"
+#include "engine/cli/commands.h"
+#include "engine/util/clock.h"
 
 namespace zh::tools {
 
@@ -32,7 +33,7 @@ constexpr BenchPosition kBenchSuite[] = {
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double>(zh::steady_clock().now() - start).count();
 }
 
 int run_bench(bool list_only) {
@@ -46,7 +47,7 @@ int run_bench(bool list_only) {
   int wrong = 0;
   for (const auto& b : kBenchSuite) {
     const Position pos = Position::from_fen(b.fen);
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = zh::steady_clock().now();
     const std::uint64_t nodes = perft(pos, b.depth);
     const double secs = seconds_since(start);
     total += nodes;
@@ -63,7 +64,7 @@ int run_bench(bool list_only) {
 
 int run_single(const std::string& fen, int depth, bool divide) {
   const Position pos = fen.empty() ? Position() : Position::from_fen(fen);
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = zh::steady_clock().now();
   std::uint64_t nodes = 0;
   if (divide) {
     for (const auto& [move, count] : perft_divide(pos, depth)) {

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "engine/cli/commands.h"
 #include "engine/datagen/shard_io.h"
 #include "engine/evaluator_loader.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/policy_map.h"
 #include "engine/nn/registry.h"
-#include "engine/tools/commands.h"
 
 namespace zh::tools {
 namespace {

@@ -2,8 +2,8 @@
 // for machines that have LibTorch and a compiler but none of the bot's libraries.
 #include <CLI/CLI.hpp>
 
-#include "engine/tools/commands.h"
-#include "engine/tools/run_main.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/run_main.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zhbot " ZH_VERSION " (engine only) - crazyhouse engine"};

@@ -1,4 +1,4 @@
-#include "engine/tools/selfplay.h"
+#include "engine/cli/selfplay.h"
 
 #include <atomic>
 #include <chrono>
@@ -7,11 +7,12 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/cli/engine_cli.h"
 #include "engine/datagen/labelling.h"
 #include "engine/datagen/shard_io.h"
 #include "engine/engine.h"
 #include "engine/nn/backends/sim.h"
-#include "engine/tools/engine_cli.h"
+#include "engine/util/clock.h"
 
 namespace zh::tools {
 namespace {
@@ -112,7 +113,7 @@ SelfplayReport run_selfplay(const SelfplayConfig& config) {
 
   std::vector<SlotResult> results(std::size_t(config.games));
   std::vector<std::exception_ptr> errors(std::size_t(config.games));
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = zh::steady_clock().now();
   {
     std::vector<std::thread> slots;
     for (int g = 0; g < config.games; ++g)
@@ -126,7 +127,7 @@ SelfplayReport run_selfplay(const SelfplayConfig& config) {
     for (auto& t : slots) t.join();
   }
   SelfplayReport report;
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.seconds = std::chrono::duration<double>(zh::steady_clock().now() - start).count();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
   if (writer) writer->close();

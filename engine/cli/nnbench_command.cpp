@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "engine/chess/game.h"
+#include "engine/cli/commands.h"
 #include "engine/evaluator_loader.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
 #include "engine/nn/registry.h"
-#include "engine/tools/commands.h"
 #if ZH_HAVE_TORCH
 #include "engine/nn/backends/torch_evaluator.h"
 #endif

@@ -5,9 +5,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "engine/tools/commands.h"
-#include "engine/tools/engine_cli.h"
-#include "engine/tools/selfplay.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/engine_cli.h"
+#include "engine/cli/selfplay.h"
 
 namespace zh::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "bot/desk/matchmaking_options.h"
+#include "bot/config/matchmaking_options.h"
 
 #include <charconv>
 

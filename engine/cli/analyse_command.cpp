@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "engine/chess/notation.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/engine_cli.h"
 #include "engine/engine.h"
 #include "engine/search/formulas.h"
-#include "engine/tools/commands.h"
-#include "engine/tools/engine_cli.h"
 
 namespace zh::tools {
 

@@ -10,8 +10,8 @@
 #include "engine/book/book_sources.h"
 #include "engine/book/opening_book.h"
 #include "engine/chess/notation.h"
-#include "engine/tools/commands.h"
-#include "engine/tools/run_main.h"
+#include "engine/cli/commands.h"
+#include "engine/cli/run_main.h"
 
 namespace zh::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "bot/daemon/seen_ids.h"
+#include "bot/ledger/seen_ids.h"
 
 #include <gtest/gtest.h>
 

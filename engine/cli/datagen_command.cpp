@@ -8,10 +8,10 @@
 #include <random>
 #include <thread>
 
+#include "engine/cli/commands.h"
 #include "engine/datagen/datagen.h"
 #include "engine/datagen/jsonl_import.h"
 #include "engine/datagen/shard_io.h"
-#include "engine/tools/commands.h"
 
 namespace zh::tools {
 namespace {

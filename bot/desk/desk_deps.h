@@ -1,0 +1,21 @@
+#pragma once
+// What the challenge desk and its seeker use: the lichess client, the clock, the counters, the
+// games running and the ledger. The daemon owns them all; they outlive the desk.
+
+#include "bot/ledger/game_ledger.h"
+#include "bot/ledger/session_table.h"
+#include "bot/lichess/lichess_client.h"
+#include "bot/metrics/metrics.h"
+
+namespace zh::bot {
+
+struct DeskDeps {
+  LichessClient* client = nullptr;
+  Clock* clock = nullptr;
+  Metrics* metrics = nullptr;
+  SessionTable* sessions = nullptr;
+  GameLedger* ledger = nullptr;
+  RandomSource random;
+};
+
+}  // namespace zh::bot
