@@ -58,7 +58,7 @@ class SeekerTest : public test::DeskFixture {
 
   std::mutex mutex_;  // the desk's lock, here the test's
   Account account_{"zhbot", "ZhBot", "BOT", 1500};
-  std::string refusal_;
+  std::string refusal_;  // guarded by mutex_
   std::unique_ptr<DeskWorker> worker_;
   std::unique_ptr<Seeker> seeker_;
 };
@@ -181,7 +181,10 @@ TEST_F(SeekerTest, ARefusalCancelsOurChallengeAndStopsSeeking) {
     std::lock_guard lock(mutex_);
     EXPECT_TRUE(seeker_->active()) << "our challenge holds no slot";
   }
-  refusal_ = "draining";
+  {
+    std::lock_guard lock(mutex_);  // the seeker reads it under the desk's lock
+    refusal_ = "draining";
+  }
   tick();
   ASSERT_TRUE(calls_.wait_for("cancel:out00001"));
   clock_.advance(60s);
