@@ -13,7 +13,7 @@ namespace zh {
 namespace {
 
 LoadedEvaluator default_loader(const Options& options) {
-  return load_evaluator(options, EvaluatorLoad::kFallback);
+  return load_evaluator(options, LoadPolicy::interactive());
 }
 
 constexpr Millis kInfoInterval(1000);
@@ -88,7 +88,7 @@ Engine::~Engine() {
 void Engine::set_option(std::string_view name, std::string_view value) {
   std::lock_guard lock(mutex_);
   options_.set(name, value);
-  apply_device_defaults(options_);  // a device change moves the GPU-sized defaults
+  DeviceProfile::of(options_).apply(options_);  // a device change moves the sized defaults
 }
 
 Options Engine::options() const {

@@ -40,22 +40,12 @@ OptionTable<EvaluatorConfig> backend_options() {
            "intra-op threads of the torch CPU backend"},
           {"prior_temperature", &EvaluatorConfig::prior_temperature, Float{1.0, 0.01, 10},
            "softmax temperature of the policy over the legal moves (CrazyAra plays 1.7)"},
-          // The sim defaults: a straight line through lc0's published backend benchmark of
-          // a 10x128 network in fp16 on a TU104 GPU (the die of the Tesla T4):
-          // 1.04 ms at batch 96, 1.90 ms at batch 192 (docs/gpu-engine.md).
-          {"sim_fixed_us", &EvaluatorConfig::sim_fixed_us, Float{190, 0, 1e6},
-           "sim backend (a simulated accelerator): device time per batch in microseconds, "
-           "whatever its size (default: a 10x128 network in fp16 on a TU104 GPU, from lc0's "
-           "backendbench figures in LeelaChessZero/lc0 pull request 1101)"},
-          {"sim_per_position_us", &EvaluatorConfig::sim_per_position_us, Float{8.9, 0, 1e6},
-           "sim backend: device time per position of a batch in microseconds (same source)"},
-          {"sim_fail_after", &EvaluatorConfig::sim_fail_after, Int{0, 0, 1000000000},
-           "sim backend: batches that succeed before injected failures start (0 = none)"},
-          {"sim_fail_batches", &EvaluatorConfig::sim_fail_batches, Int{0, 0, 1000000000},
-           "sim backend: how many batches fail once failures start (0 = every later one); "
-           "the device works again after them"},
-          {"sim_fail_rate", &EvaluatorConfig::sim_fail_rate, Float{0, 0, 1},
-           "sim backend: share of batches that fail at random (deterministic by batch number)"},
+          {"backend_options", &EvaluatorConfig::backend_options, Text{""},
+           "settings of the backend itself, key=value,... (as lc0's backend-opts): the sim "
+           "backend takes fixed_us (device time per batch, default 190) and per_position_us "
+           "(per position, 8.9: a 10x128 network in fp16 on a TU104 GPU), fail_after, "
+           "fail_batches and fail_rate (injected failures, engine/nn/backends/sim.h); the "
+           "other backends take none"},
       }};
 }
 
@@ -71,6 +61,8 @@ const OptionTable<InferenceServiceConfig> kServiceOptions{
          "device runs another: 0 = auto (2 on cuda and sim, 1 on the CPU)"},
     }};
 
+// The `fallback` option: what `zhbot run` does when the evaluator cannot be built.
+enum class EvaluatorFallback { kNone, kMaterial };
 struct FallbackChoice {
   EvaluatorFallback fallback;
 };
@@ -132,11 +124,6 @@ std::vector<std::string> device_list(const std::string& text) {
   }
 }
 
-// A backend with a device that can fail while running (not the CPU's).
-bool on_device(const EvaluatorConfig& c) {
-  return c.backend == "sim" || (c.backend == "torch" && c.device.rfind("cuda", 0) == 0);
-}
-
 // What games move with while the device is down: the same network on the CPU behind its own
 // service, else the material evaluator.
 std::shared_ptr<Evaluator> make_fallback(const EvaluatorConfig& config, const Options& options,
@@ -156,6 +143,7 @@ std::shared_ptr<Evaluator> make_fallback(const EvaluatorConfig& config, const Op
   }
   EvaluatorConfig material = config;
   material.backend = "material";
+  material.backend_options.clear();  // the sim's settings are not the material evaluator's
   return std::shared_ptr<Evaluator>(make_evaluator(material));
 }
 
@@ -176,16 +164,8 @@ EvaluatorConfig evaluator_config(const Options& options) {
 
 InferenceServiceConfig inference_service_config(const Options& options) {
   InferenceServiceConfig c = kServiceOptions.read(options);
-  if (c.in_flight == 0) {
-    const EvaluatorConfig e = evaluator_config(options);
-    const bool device = e.backend == "sim" || e.device.rfind("cuda", 0) == 0;
-    c.in_flight = device ? 2 : 1;
-  }
+  if (c.in_flight == 0) c.in_flight = DeviceProfile::of(options).batches_in_flight();
   return c;
-}
-
-EvaluatorFallback evaluator_fallback(const Options& options) {
-  return kFallbackOptions.read(options).fallback;
 }
 
 EvaluatorConfig default_evaluator_config() { return backend_options().defaults(); }
@@ -211,17 +191,22 @@ constexpr DeviceDefault kGpuDefaults[] = {
 
 }  // namespace
 
-const char* gpu_default(std::string_view option_name) {
+DeviceProfile DeviceProfile::of(const EvaluatorConfig& c) {
+  return DeviceProfile(c.backend == "sim" ||
+                       (c.backend == "torch" && c.device.rfind("cuda", 0) == 0));
+}
+
+const char* DeviceProfile::default_of(std::string_view option) const {
+  if (!on_device_) return nullptr;
   for (const DeviceDefault& d : kGpuDefaults)
-    if (d.name == option_name) return d.gpu;
+    if (d.name == option) return d.gpu;
   return nullptr;
 }
 
-void apply_device_defaults(Options& options) {
-  const bool gpu = on_device(evaluator_config(options));
+void DeviceProfile::apply(Options& options) const {
   for (const DeviceDefault& d : kGpuDefaults) {
     const Option* o = options.find(d.name);
-    if (o) options.set_default(d.name, gpu ? d.gpu : o->format(o->default_value));
+    if (o) options.set_default(d.name, on_device_ ? d.gpu : o->format(o->default_value));
   }
 }
 
@@ -232,14 +217,13 @@ std::string evaluator_signature(const Options& options) {
   return s;
 }
 
-EvaluatorLoad daemon_evaluator_load(const Options& options) {
-  return evaluator_fallback(options) == EvaluatorFallback::kMaterial ? EvaluatorLoad::kFallback
-                                                                     : EvaluatorLoad::kStrict;
+LoadPolicy LoadPolicy::daemon(const Options& options) {
+  return {kFallbackOptions.read(options).fallback == EvaluatorFallback::kMaterial, true};
 }
 
-LoadedEvaluator load_evaluator(const Options& given, EvaluatorLoad mode, EvaluatorSharing sharing) {
+LoadedEvaluator load_evaluator(const Options& given, LoadPolicy policy) {
   Options options = given;
-  apply_device_defaults(options);
+  DeviceProfile::of(options).apply(options);
   EvaluatorConfig config = evaluator_config(options);
   LoadedEvaluator out;
   std::vector<std::unique_ptr<Evaluator>> backends;
@@ -251,18 +235,19 @@ LoadedEvaluator load_evaluator(const Options& given, EvaluatorLoad mode, Evaluat
     }
   } catch (const std::exception& e) {
     const std::string problem = describe(config) + " cannot be loaded: " + e.what();
-    if (mode == EvaluatorLoad::kStrict)
+    if (!policy.fall_back)
       throw EvaluatorConfigError(problem +
                                  " (fix the evaluator options, or set evaluator.fallback: "
                                  "material to play with the material evaluator instead)");
     out.warnings.push_back(problem);
     out.warnings.push_back("FALLING BACK TO THE MATERIAL EVALUATOR: zhbot will play far weaker");
     config.backend = "material";
+    config.backend_options.clear();
     backends.clear();
     backends.push_back(make_evaluator(config));
   }
   out.backend = config.backend;
-  if (weightless(config.backend) && sharing == EvaluatorSharing::kNetworksBatched) {
+  if (weightless(config.backend) && !policy.batch_weightless) {
     out.evaluator = std::shared_ptr<Evaluator>(std::move(backends.front()));
     return out;
   }
@@ -278,7 +263,7 @@ LoadedEvaluator load_evaluator(const Options& given, EvaluatorLoad mode, Evaluat
                       ? std::shared_ptr<Evaluator>(out.service)
                       : std::shared_ptr<Evaluator>(std::make_shared<DeviceSpread>(spread));
   const FailoverChoice failover = kFailoverOptions.read(options);
-  if (failover.enabled && on_device(config)) {
+  if (failover.enabled && DeviceProfile::of(config).on_device()) {
     out.failover = std::make_shared<FailoverEvaluator>(
         out.evaluator, make_fallback(config, options, out.warnings),
         std::chrono::milliseconds(failover.retry_ms), [](bool healthy, const std::string& line) {

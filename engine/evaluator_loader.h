@@ -16,34 +16,60 @@
 
 namespace zh {
 
-// What to do when the configured evaluator cannot be built (option `fallback`).
-enum class EvaluatorFallback { kNone, kMaterial };
-
 void declare_evaluator_options(Options& options);
 EvaluatorConfig evaluator_config(const Options& options);
 InferenceServiceConfig inference_service_config(const Options& options);
-EvaluatorFallback evaluator_fallback(const Options& options);
 // The configs as the declarations' defaults fill them (tests, tools).
 EvaluatorConfig default_evaluator_config();
 InferenceServiceConfig default_inference_service_config();
-// GPU-sized values for the options the user did not set (Options::set_default) when the
-// evaluator runs on a device (torch on cuda, sim): search threads 4, batch_size 32 leaves each,
-// max_batch 256; the declared CPU defaults otherwise. Options not declared on `options` are
-// skipped.
-void apply_device_defaults(Options& options);
-// The GPU default of an option whose default depends on the device (threads, batch_size,
-// max_batch), or nullptr for any other option. The generated configuration leaves these out,
-// so that each device gets its own default unless the operator pins one.
-const char* gpu_default(std::string_view option_name);
 // Text that changes whenever an option that needs a new evaluator changes.
 std::string evaluator_signature(const Options& options);
 
-// How a command treats an evaluator that cannot be built (missing, corrupt or wrong-format
-// model, bad device): the daemon refuses to start unless `fallback: material` asks otherwise;
-// the interactive commands (uci, analyse) always carry on with the material evaluator.
-enum class EvaluatorLoad { kStrict, kFallback };
-// The mode the daemon uses: strict unless the `fallback` option says material.
-EvaluatorLoad daemon_evaluator_load(const Options& options);
+// The defaults the evaluator's device gives the options it sizes: search threads 4, batch_size
+// 32 leaves each, batches_per_thread 2 and max_batch 256 on a device (torch on cuda, sim), the
+// declared CPU defaults otherwise; and the batches the inference service runs at once (2 on a
+// device, so the host prepares one while the device runs the other; 1 on the CPU). An option
+// the operator set keeps its value.
+class DeviceProfile {
+ public:
+  static DeviceProfile cpu() { return DeviceProfile(false); }
+  static DeviceProfile gpu() { return DeviceProfile(true); }
+  static DeviceProfile of(const EvaluatorConfig& config);
+  static DeviceProfile of(const Options& options) { return of(evaluator_config(options)); }
+
+  // A device that can fail while running (not the CPU): failover applies.
+  bool on_device() const { return on_device_; }
+  int batches_in_flight() const { return on_device_ ? 2 : 1; }
+  // This profile's default of `option`, or nullptr where the declared default stands (every
+  // option on the CPU). The generated configuration leaves the device-sized options out, so
+  // that each device gets its own default unless the operator pins one.
+  const char* default_of(std::string_view option) const;
+  // Sets the profile's defaults (Options::set_default); options `options` lacks are skipped.
+  void apply(Options& options) const;
+
+ private:
+  explicit DeviceProfile(bool on_device) : on_device_(on_device) {}
+  bool on_device_;
+};
+
+// How a program loads its evaluator.
+struct LoadPolicy {
+  // When the evaluator cannot be built (a missing, corrupt or wrong-format model, a bad device):
+  // false stops with EvaluatorConfigError naming the problem; true plays on with the material
+  // evaluator after a loud warning.
+  bool fall_back = false;
+  // A network always goes behind an InferenceService (one batch stream for every search
+  // thread); true puts the weightless backends there too, so that all of a daemon's games share
+  // one evaluation thread and several games cannot take every core.
+  bool batch_weightless = false;
+
+  // uci and analyse: always play, with the material evaluator if need be.
+  static LoadPolicy interactive() { return {true, false}; }
+  // selfplay and the tests: what was asked, or stop.
+  static LoadPolicy exact() { return {false, false}; }
+  // `zhbot run`: stops unless the `fallback` option says material; every backend batched.
+  static LoadPolicy daemon(const Options& options);
+};
 
 // Thrown in strict mode; the message names the backend, the model file and the problem.
 class EvaluatorConfigError : public std::runtime_error {
@@ -68,13 +94,7 @@ struct LoadedEvaluator {
   std::vector<std::string> warnings;
 };
 
-// Who calls the backend. A network always goes behind an InferenceService (one batch stream
-// for every search thread). The daemon puts the weightless backends there too: all its games
-// then share one evaluation thread, which keeps several games from taking every core.
-enum class EvaluatorSharing { kNetworksBatched, kAllBatched };
-
-// Builds the evaluator the options describe (see EvaluatorLoad and EvaluatorSharing).
-LoadedEvaluator load_evaluator(const Options& options, EvaluatorLoad mode,
-                               EvaluatorSharing sharing = EvaluatorSharing::kNetworksBatched);
+// Builds the evaluator the options describe, on the device profile's defaults, as `policy` says.
+LoadedEvaluator load_evaluator(const Options& options, LoadPolicy policy);
 
 }  // namespace zh

@@ -24,7 +24,7 @@
 # chunk-SEED.tar.xz, tools/lab.sh) is imported and checked instead of made; a damaged one is
 # refused with its name and made from its seed. Every step leaves a marker (tools/steps.sh) and
 # is skipped when run again, so after an interruption (or a new checkout) the same command goes
-# on: a data chunk cut off is made again from its seed, the training resumes from its last
+# on: a data chunk cut off is taken up where it stopped, the training resumes from its last
 # checkpoint, the match from its last finished game. A lab that is gone is made again from the
 # seeds (and the shared folder).
 # Shipping is then a decision, not a step (the end of training/README.md's lab section says how).
@@ -82,7 +82,7 @@ mkdir -p "$DIR" "$DATA_DIR" "$TEST_SET"
 source tools/steps.sh
 exec 3>&1  # the terminal: a step's output goes to its log, a chunk's import verdict to both
 
-chunk() {  # chunk SEED: CHUNK_GAMES teacher games from that seed; one cut off is made again
+chunk() {  # chunk SEED: CHUNK_GAMES teacher games from that seed; one cut off is taken up
   # A chunk of the shared folder (the same seed, node count and games, datagen's defaults) is
   # imported instead; a damaged one is refused with its name and made here from its seed.
   local attempt verdict archive=$ZHBOT_SHARED_DATA/teacher-$NODES/chunk-$1.tar.xz
@@ -93,11 +93,14 @@ chunk() {  # chunk SEED: CHUNK_GAMES teacher games from that seed; one cut off i
     fi
     verdict+="; chunk-$1 is made again from its seed"
     echo "$verdict" && echo "$verdict" >&3
+    rm -rf "$DATA_DIR/chunk-$1"  # nothing of the damaged archive is taken up
   fi
   # Three tries: on a loaded machine a niced teacher can miss its start-up deadline, and a
-  # night's bulk run should not stop on that.
+  # night's bulk run should not stop on that. The first takes up what a run cut off left in the
+  # folder (datagen plays only the games still missing: a chunk adds up across sessions); the
+  # others start the chunk over, in case what was left is what fails.
   for attempt in 1 2 3; do
-    rm -rf "$DATA_DIR/chunk-$1"
+    [[ $attempt == 1 ]] || rm -rf "$DATA_DIR/chunk-$1"
     # shellcheck disable=SC2086  # DATAGEN_OPTS is a list of options
     "$ZHBOT" datagen --out "$DATA_DIR/chunk-$1" --nodes "$NODES" --games "$CHUNK_GAMES" \
       --workers "$WORKERS" --seed "$1" --progress 60 $DATAGEN_OPTS && return 0

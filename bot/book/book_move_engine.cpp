@@ -8,12 +8,11 @@
 
 #include "engine/book/book_builder.h"
 #include "engine/chess/notation.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 
 namespace {
-
-using SteadyTime = std::chrono::steady_clock;
 
 // Half-moves played before `pos`, from its move number (what the book builder counts).
 int ply_of(const Position& pos) {
@@ -24,8 +23,9 @@ std::optional<std::int64_t> our_clock(const SearchLimits& limits, Color us) {
   return us == kWhite ? limits.wtime : limits.btime;
 }
 
-std::int64_t ms_since(SteadyTime::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyTime::now() - start).count();
+std::int64_t ms_since(TimePoint start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(zh::steady_clock().now() - start)
+      .count();
 }
 
 // The explorer is skipped when its whole timeout would be more than this share of our clock.
@@ -171,7 +171,7 @@ void BookMoveEngine::think(const Game& game, const SearchLimits& limits,
 void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
                                           std::function<void(const ThinkResult&)> done) {
   const Position& pos = game.position();
-  const auto start = SteadyTime::now();
+  const auto start = zh::steady_clock().now();
   const ExplorerAnswer answer = sources_->explorer->query(pos.fen());
   const std::int64_t spent = ms_since(start);
   std::string detail;
@@ -209,7 +209,7 @@ void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
 
 void BookMoveEngine::deliver_after(ThinkResult result, std::int64_t delay_ms,
                                    const std::function<void(const ThinkResult&)>& done) {
-  const auto start = SteadyTime::now();
+  const auto start = zh::steady_clock().now();
   {
     std::unique_lock lock(mutex_);
     cv_.wait_for(lock, std::chrono::milliseconds(delay_ms), [this] { return stopped_; });

@@ -30,8 +30,7 @@ namespace {
 // stops the daemon with the reason, unless evaluator.fallback asks for the material evaluator
 // (then it warns loudly).
 LoadedEvaluator build_evaluator(const Options& options) {
-  LoadedEvaluator loaded =
-      load_evaluator(options, daemon_evaluator_load(options), EvaluatorSharing::kAllBatched);
+  LoadedEvaluator loaded = load_evaluator(options, LoadPolicy::daemon(options));
   if (!loaded.warnings.empty()) {
     spdlog::error("**************************************************************************");
     for (const auto& w : loaded.warnings) spdlog::error("{}", w);
@@ -134,7 +133,7 @@ void add_run_command(CLI::App& app) {
                    book_sources->explorer_token ? "with the bot's token" : "without a token");
     Options engine_options;
     Engine::declare_options(engine_options);
-    apply_device_defaults(config.options);  // GPU-sized threads and batches on a device
+    DeviceProfile::of(config.options).apply(config.options);  // GPU-sized on a device
     const Options& all = config.options;
     auto make_engine = [evaluator, engine_options, &all,
                         book_sources]() -> std::unique_ptr<bot::MoveEngine> {

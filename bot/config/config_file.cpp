@@ -177,7 +177,7 @@ std::string render_config(const Options& options, bool with_comments) {
       const bool text = o.type == OptionType::kString || o.type == OptionType::kCombo;
       // A device-dependent default is shown, not set: a file that set it would pin the CPU
       // value on a GPU as well.
-      const char* gpu = with_comments ? gpu_default(o.name) : nullptr;
+      const char* gpu = with_comments ? DeviceProfile::gpu().default_of(o.name) : nullptr;
       if (gpu)
         os << "  # default " << value << " on a CPU, " << gpu
            << " on a GPU (cuda, sim); uncomment to pin one value for every device\n  # ";

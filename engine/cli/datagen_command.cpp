@@ -101,6 +101,10 @@ void add_datagen_command(CLI::App& app) {
       ->default_str(std::to_string(o.game.max_plies));
   cmd->add_option("--shard-records", o.shard_records, "records per shard")
       ->default_str(std::to_string(o.shard_records));
+  cmd->add_option("--shard-minutes", o.shard_minutes,
+                  "close a shard open this long, so a run cut off loses at most that (0: never)")
+      ->check(CLI::NonNegativeNumber)
+      ->default_str("10");
   cmd->add_option("--progress", o.progress_seconds, "seconds between progress lines")
       ->default_str("10");
   cmd->callback([a] { run_datagen_command(*a); });

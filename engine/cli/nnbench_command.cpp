@@ -25,6 +25,7 @@
 #include "engine/nn/registry.h"
 #if ZH_HAVE_TORCH
 #include "engine/nn/backends/torch_evaluator.h"
+#include "engine/util/clock.h"
 #endif
 
 namespace zh::tools {
@@ -52,10 +53,8 @@ Options evaluator_options(const NnbenchOptions& o) {
   return options;
 }
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+double seconds_since(TimePoint start) {
+  return std::chrono::duration<double>(zh::steady_clock().now() - start).count();
 }
 
 double median(std::vector<double> v) {
@@ -103,7 +102,7 @@ template <typename Fn>
 double rate_of(Fn&& fn, int per_call, double seconds) {
   fn();  // not timed: first-call effects
   int calls = 0;
-  const auto start = Clock::now();
+  const auto start = zh::steady_clock().now();
   double elapsed = 0.0;
   do {
     fn();
@@ -148,7 +147,7 @@ double service_rate(InferenceService& service, const std::vector<EvalInput>& poo
     });
   std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.2, seconds / 4)));
   const long long before = completed.load();
-  const auto start = Clock::now();
+  const auto start = zh::steady_clock().now();
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   const long long after = completed.load();
   const double elapsed = seconds_since(start);

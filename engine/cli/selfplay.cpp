@@ -104,7 +104,7 @@ SelfplayReport run_selfplay(const SelfplayConfig& config) {
       throw OptionError("option '" + pair + "' must be written NAME=VALUE");
     options.set(pair.substr(0, eq), pair.substr(eq + 1));
   }
-  const LoadedEvaluator shared = load_evaluator(options, EvaluatorLoad::kStrict);
+  const LoadedEvaluator shared = load_evaluator(options, LoadPolicy::exact());
   std::unique_ptr<datagen::ShardWriter> writer;
   if (!config.out.empty()) {
     std::filesystem::create_directories(config.out);

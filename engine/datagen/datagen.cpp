@@ -6,13 +6,13 @@
 #include <thread>
 #include <vector>
 
+#include "engine/datagen/earlier_work.h"
 #include "engine/datagen/shard_io.h"
 #include "engine/log.h"
+#include "engine/util/clock.h"
 
 namespace zh::datagen {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64: independent streams per game
   x += 0x9E3779B97F4A7C15ull;
@@ -30,6 +30,8 @@ std::string duration_text(double seconds) {
 }
 
 struct Shared {
+  // What the folder held from an earlier run of the same work (take_up_earlier_work).
+  std::int64_t games_before = 0, positions_before = 0;
   std::atomic<std::int64_t> next_game{0};
   std::atomic<std::int64_t> games{0};
   std::atomic<std::int64_t> positions{0};
@@ -45,12 +47,16 @@ struct Shared {
 };
 
 bool target_reached(const DatagenOptions& o, const Shared& s) {
-  return (o.positions > 0 && s.positions.load() >= o.positions) ||
-         (o.games > 0 && s.games.load() >= o.games);
+  return (o.positions > 0 && s.positions_before + s.positions.load() >= o.positions) ||
+         (o.games > 0 && s.games_before + s.games.load() >= o.games);
 }
 
-void worker(int id, const DatagenOptions& o, ShardWriter& writer, SeenPositions& seen,
-            Shared& shared, const std::atomic<bool>& stop) {
+std::uint64_t game_id_of(const DatagenOptions& o, std::int64_t number) {
+  return mix(o.seed ^ mix(std::uint64_t(number)));
+}
+
+void worker(int id, const DatagenOptions& o, const EarlierWork& earlier, ShardWriter& writer,
+            SeenPositions& seen, Shared& shared, const std::atomic<bool>& stop) {
   std::unique_ptr<UciTeacher> teacher;
   try {
     teacher = std::make_unique<UciTeacher>(o.teacher);
@@ -64,8 +70,9 @@ void worker(int id, const DatagenOptions& o, ShardWriter& writer, SeenPositions&
   while (!stop.load() && !shared.failed.load() && !target_reached(o, shared)) {
     const std::int64_t number = shared.next_game++;
     if (o.games > 0 && number >= o.games) break;
+    const std::uint64_t game_id = game_id_of(o, number);
+    if (earlier.game_ids.count(game_id)) continue;  // in the folder already
     std::mt19937_64 rng(mix(o.seed * 0x100000001B3ull + std::uint64_t(number)));
-    const std::uint64_t game_id = mix(o.seed ^ mix(std::uint64_t(number)));
     try {
       PlayedGame g = play_teacher_game(*teacher, game_id, rng, o.game, seen, stop);
       failures_in_a_row = 0;
@@ -108,29 +115,46 @@ void worker(int id, const DatagenOptions& o, ShardWriter& writer, SeenPositions&
 
 DatagenReport run_datagen(const DatagenOptions& o, const std::atomic<bool>& stop,
                           std::ostream& log) {
-  ShardWriter writer(o.out, o.prefix, o.shard_records, o.game.policy_temperature_cp);
   SeenPositions seen;
+  const EarlierWork earlier = take_up_earlier_work(o.out, o.prefix, seen);
+  ShardWriter writer(o.out, o.prefix, o.shard_records, o.game.policy_temperature_cp,
+                     Millis(std::int64_t(o.shard_minutes * 60000.0)));
   Shared shared;
-  const auto started = Clock::now();
+  shared.positions_before = earlier.positions;
+  if (o.games > 0) {
+    for (std::int64_t n = 0; n < o.games; ++n)
+      shared.games_before += std::int64_t(earlier.game_ids.count(game_id_of(o, n)));
+  } else {
+    shared.games_before = std::int64_t(earlier.game_ids.size());
+  }
+  if (earlier.shards > 0 || earlier.temporary_removed > 0)
+    log << "datagen: taking up " << o.out.string() << ": " << shared.games_before
+        << " games of this work (" << earlier.positions << " positions) in " << earlier.shards
+        << " shard(s) from an earlier run; " << earlier.temporary_removed
+        << " unfinished shard(s) removed, their games are played again\n"
+        << std::flush;
+  const auto started = zh::steady_clock().now();
   std::vector<std::thread> threads;
   for (int i = 0; i < o.workers; ++i)
-    threads.emplace_back(worker, i, std::cref(o), std::ref(writer), std::ref(seen),
-                         std::ref(shared), std::cref(stop));
+    threads.emplace_back(worker, i, std::cref(o), std::cref(earlier), std::ref(writer),
+                         std::ref(seen), std::ref(shared), std::cref(stop));
 
   // Progress until every worker is done.
   std::atomic<bool> done{false};
   std::thread progress([&] {
-    auto next = Clock::now() + std::chrono::duration<double>(o.progress_seconds);
+    auto next = zh::steady_clock().now() + std::chrono::duration<double>(o.progress_seconds);
     while (!done.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      if (Clock::now() < next) continue;
+      if (zh::steady_clock().now() < next) continue;
       next += std::chrono::duration<double>(o.progress_seconds);
-      const double t = std::chrono::duration<double>(Clock::now() - started).count();
+      const double t = std::chrono::duration<double>(zh::steady_clock().now() - started).count();
       const double pps = double(shared.positions.load()) / t;
       double eta = -1;
-      if (o.positions > 0 && pps > 0) eta = double(o.positions - shared.positions.load()) / pps;
+      if (o.positions > 0 && pps > 0)
+        eta = double(o.positions - shared.positions_before - shared.positions.load()) / pps;
       if (o.games > 0 && shared.games.load() > 0)
-        eta = t * double(o.games - shared.games.load()) / double(shared.games.load());
+        eta = t * double(o.games - shared.games_before - shared.games.load()) /
+              double(shared.games.load());
       char line[256];
       std::snprintf(line, sizeof line,
                     "datagen: %lld positions (%.1f/s), %lld games, %llu duplicates skipped, "
@@ -156,10 +180,12 @@ DatagenReport run_datagen(const DatagenOptions& o, const std::atomic<bool>& stop
   r.ignored_lines = shared.ignored;
   r.adjudicated = shared.adjudicated.load();
   r.decisive = shared.decisive.load();
-  r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  r.seconds = std::chrono::duration<double>(zh::steady_clock().now() - started).count();
   r.teacher_seconds = shared.teacher_seconds;
   r.workers = o.workers;
   r.shards = std::int64_t(writer.shards_written().size());
+  r.games_before = shared.games_before;
+  r.positions_before = shared.positions_before;
   return r;
 }
 
@@ -187,6 +213,9 @@ void print_report(const DatagenReport& r, std::ostream& out) {
                 teacher_rate > 0 ? labelled / (teacher_rate * written_share) : 0.0,
                 (long long)r.teacher_restarts, (long long)r.ignored_lines);
   out << buf;
+  if (r.games_before > 0)
+    out << "earlier      " << r.games_before << " games, " << r.positions_before
+        << " positions already in the folder, taken up\n";
 }
 
 }  // namespace zh::datagen

@@ -1,7 +1,9 @@
 #pragma once
 // `zhbot datagen`: K workers, each with its own teacher process, play teacher games and write
 // their labelled positions into shards until a position or game count is reached or `stop`
-// is set (Ctrl-C). Only whole games are written.
+// is set (Ctrl-C). Only whole games are written. A folder that holds an earlier run's shards
+// is taken up (engine/datagen/earlier_work.h): its games and positions count toward the
+// targets, and only the games still missing are played.
 
 #include <atomic>
 #include <cstdint>
@@ -24,6 +26,7 @@ struct DatagenOptions {
   std::int64_t games = 0;      // stop after this many games (0: no limit)
   std::uint64_t seed = 1;
   std::size_t shard_records = 20000;
+  double shard_minutes = 10.0;  // a shard open this long is closed (0: no limit)
   double progress_seconds = 10.0;
 };
 
@@ -40,6 +43,8 @@ struct DatagenReport {
   double teacher_seconds = 0.0;  // summed over workers: time the teachers spent searching
   int workers = 0;
   std::int64_t shards = 0;
+  std::int64_t games_before = 0;  // taken up from the folder (not played by this run)
+  std::int64_t positions_before = 0;
 };
 
 DatagenReport run_datagen(const DatagenOptions& options, const std::atomic<bool>& stop,

@@ -31,11 +31,13 @@ std::optional<int> shard_number(std::string_view file, std::string_view prefix) 
 }  // namespace
 
 ShardWriter::ShardWriter(fs::path dir, std::string prefix, std::size_t records_per_shard,
-                         float policy_temperature_cp)
+                         float policy_temperature_cp, Millis max_age, Clock& clock)
     : dir_(std::move(dir)),
       prefix_(std::move(prefix)),
       per_shard_(std::max<std::size_t>(1, records_per_shard)),
-      temperature_(policy_temperature_cp) {
+      temperature_(policy_temperature_cp),
+      max_age_(max_age),
+      clock_(clock) {
   fs::create_directories(dir_);
   // Continue after the highest number present (complete or temporary): never overwrite.
   for (const auto& entry : fs::directory_iterator(dir_)) {
@@ -62,6 +64,7 @@ void ShardWriter::open_next() {
   const ShardHeader header = make_header(0, temperature_);
   out_.write(reinterpret_cast<const char*>(&header), sizeof header);
   in_current_ = 0;
+  opened_at_ = clock_.now();
 }
 
 void ShardWriter::finish_current() {
@@ -93,7 +96,8 @@ void ShardWriter::add_game(std::span<const Record> records) {
   if (!out_) throw FormatError("writing " + tmp_path_.string() + " failed (disk full?)");
   in_current_ += records.size();
   total_ += records.size();
-  if (in_current_ >= per_shard_) finish_current();
+  const bool old = max_age_ > Millis(0) && clock_.now() - opened_at_ >= max_age_;
+  if (in_current_ >= per_shard_ || old) finish_current();
 }
 
 void ShardWriter::close() {

@@ -2,7 +2,8 @@
 // Reading and writing shards (engine/datagen/record_format.h). A shard is written under a
 // temporary name and renamed when complete, so a crash or Ctrl-C never leaves a truncated
 // file under a shard's name; a new run adds shards after the highest number present and
-// never overwrites one.
+// never overwrites one. A shard is also closed once it has been open `max_age`, so a run cut
+// off (a session's end on a slow machine) loses at most that much of its work.
 
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "engine/datagen/record_format.h"
+#include "engine/util/clock.h"
 
 namespace zh::datagen {
 
@@ -20,10 +22,12 @@ inline constexpr const char* kShardSuffix = ".zhrec";
 
 class ShardWriter {
  public:
-  // Shards are named <dir>/<prefix>-NNNNNN.zhrec; `records_per_shard` closes one and opens the
-  // next (a game is never split between shards).
+  // Shards are named <dir>/<prefix>-NNNNNN.zhrec; `records_per_shard`, or a shard open for
+  // `max_age` (0: no limit), closes one and opens the next (a game is never split between
+  // shards).
   ShardWriter(std::filesystem::path dir, std::string prefix, std::size_t records_per_shard,
-              float policy_temperature_cp);
+              float policy_temperature_cp, Millis max_age = Millis(0),
+              Clock& clock = steady_clock());
   ~ShardWriter();  // closes the open shard
   ShardWriter(const ShardWriter&) = delete;
   ShardWriter& operator=(const ShardWriter&) = delete;
@@ -44,7 +48,10 @@ class ShardWriter {
   std::string prefix_;
   std::size_t per_shard_;
   float temperature_;
+  Millis max_age_;
+  Clock& clock_;
   mutable std::mutex mutex_;
+  TimePoint opened_at_{};
   std::ofstream out_;
   std::filesystem::path tmp_path_, final_path_;
   std::uint64_t in_current_ = 0;

@@ -14,6 +14,11 @@ bool SeenPositions::first_time(std::uint64_t key) {
   return false;
 }
 
+void SeenPositions::mark(std::uint64_t key) {
+  std::lock_guard lock(mutex_);
+  seen_.insert(key);
+}
+
 std::size_t sample_by_score(const std::vector<std::int32_t>& scores, double temperature_cp,
                             std::mt19937_64& rng) {
   if (scores.size() <= 1 || temperature_cp <= 0) return 0;
@@ -66,7 +71,7 @@ PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt
     }
 
     const int repetitions = game.repetitions();
-    if (seen.first_time(pos.key() ^ (std::uint64_t(repetitions) * 0x9E3779B97F4A7C15ull))) {
+    if (seen.first_time(seen_key(pos.key(), repetitions))) {
       Record r =
           make_record(pos, repetitions, ply, game_id, answer.lines, options.policy_temperature_cp);
       if (played_move != answer.best) r.flags |= kFlagMoveNotTeacher;

@@ -29,6 +29,7 @@ struct GameOptions {
 class SeenPositions {
  public:
   bool first_time(std::uint64_t key);  // thread-safe
+  void mark(std::uint64_t key);        // seen before this run (not a duplicate of it)
   std::uint64_t duplicates() const { return duplicates_; }
 
  private:
@@ -36,6 +37,11 @@ class SeenPositions {
   std::unordered_set<std::uint64_t> seen_;
   std::atomic<std::uint64_t> duplicates_{0};
 };
+
+// The key a position is seen under: its zobrist key and how often it occurred before.
+inline std::uint64_t seen_key(std::uint64_t position_key, int repetitions) {
+  return position_key ^ (std::uint64_t(repetitions) * 0x9E3779B97F4A7C15ull);
+}
 
 struct PlayedGame {
   std::vector<Record> records;  // results filled in

@@ -9,12 +9,12 @@ namespace zh {
 
 FailoverEvaluator::FailoverEvaluator(std::shared_ptr<Evaluator> primary,
                                      std::shared_ptr<Evaluator> fallback,
-                                     std::chrono::milliseconds retry_after, Log log, Now now)
+                                     std::chrono::milliseconds retry_after, Log log, Clock& clock)
     : primary_(std::move(primary)),
       fallback_(std::move(fallback)),
       retry_after_(retry_after),
       log_(std::move(log)),
-      now_(std::move(now)) {
+      clock_(clock) {
   if (!primary_ || !fallback_)
     throw std::invalid_argument("FailoverEvaluator needs a primary and a fallback evaluator");
 }
@@ -30,7 +30,7 @@ FailoverStats FailoverEvaluator::stats() const {
 FailoverEvaluator::Route FailoverEvaluator::route() {
   if (healthy()) return Route::kPrimary;
   std::lock_guard lock(mutex_);
-  if (probing_ || now_() < next_probe_) return Route::kFallback;
+  if (probing_ || clock_.now() < next_probe_) return Route::kFallback;
   probing_ = true;
   return Route::kProbe;
 }
@@ -56,7 +56,7 @@ void FailoverEvaluator::primary_failed(const std::string& what) {
     ++stats_.failures;
     stats_.last_error = what;
     probing_ = false;
-    next_probe_ = now_() + retry_after_;
+    next_probe_ = clock_.now() + retry_after_;
     if (healthy()) {
       healthy_.store(false, std::memory_order_release);
       ++stats_.outages;

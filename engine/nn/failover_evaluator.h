@@ -17,6 +17,7 @@
 #include <string>
 
 #include "engine/nn/evaluator.h"
+#include "engine/util/clock.h"
 
 namespace zh {
 
@@ -30,14 +31,13 @@ struct FailoverStats {
 
 class FailoverEvaluator final : public Evaluator {
  public:
-  using Clock = std::chrono::steady_clock;
-  using Now = std::function<Clock::time_point()>;
   // Called on the transitions (down, up) with a line for the operator's log.
   using Log = std::function<void(bool healthy, const std::string& line)>;
 
   // Throws std::invalid_argument for a null evaluator.
   FailoverEvaluator(std::shared_ptr<Evaluator> primary, std::shared_ptr<Evaluator> fallback,
-                    std::chrono::milliseconds retry_after, Log log = {}, Now now = Clock::now);
+                    std::chrono::milliseconds retry_after, Log log = {},
+                    Clock& clock = steady_clock());
 
   std::string name() const override { return primary_->name(); }
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
@@ -63,10 +63,10 @@ class FailoverEvaluator final : public Evaluator {
   std::shared_ptr<Evaluator> primary_, fallback_;
   const std::chrono::milliseconds retry_after_;
   Log log_;
-  Now now_;
+  Clock& clock_;  // when the next probe is due
   std::atomic<bool> healthy_{true};
   mutable std::mutex mutex_;
-  Clock::time_point next_probe_{};
+  TimePoint next_probe_{};
   bool probing_ = false;  // one probe at a time while unhealthy
   FailoverStats stats_;
 };

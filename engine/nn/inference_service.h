@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/nn/evaluator.h"
+#include "engine/util/clock.h"
 
 namespace zh {
 
@@ -92,7 +93,6 @@ class InferenceService final : public Evaluator {
   const InferenceServiceConfig& config() const { return config_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
   // One caller's request group: outputs to fill and a completion to run when all are in.
   struct Group {
     std::span<Evaluation> outputs;
@@ -108,7 +108,7 @@ class InferenceService final : public Evaluator {
     const EvalInput* input;
     std::size_t slot;  // index into group->outputs
     std::shared_ptr<Group> group;
-    Clock::time_point submitted;
+    TimePoint submitted;
   };
 
   void enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group);
@@ -127,7 +127,7 @@ class InferenceService final : public Evaluator {
   std::uint64_t positions_ = 0, batches_ = 0, failed_ = 0;
   double queue_wait_us_sum_ = 0.0, forward_us_sum_ = 0.0;
   int running_ = 0;  // batches in the backend now
-  Clock::time_point busy_since_{};
+  TimePoint busy_since_{};
   double busy_us_ = 0.0;
 
   std::vector<std::thread> workers_;  // last: start after everything above is initialised

@@ -28,9 +28,7 @@ Registry& registry() {
       return std::make_unique<MaterialEvaluator>(config.prior_temperature);
     };
     r->factories["sim"] = [](const EvaluatorConfig& config) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<SimEvaluator>(
-          SimConfig{config.sim_fixed_us, config.sim_per_position_us, config.sim_fail_after,
-                    config.sim_fail_batches, config.sim_fail_rate});
+      return std::make_unique<SimEvaluator>(parse_sim_options(config.backend_options));
     };
     return r;
   }();
@@ -95,6 +93,11 @@ std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config) {
     throw std::runtime_error("unknown evaluator backend \"" + config.backend +
                              "\"; available: " + join(evaluator_backends()));
   }
+  // Only the sim backend has settings of its own: a setting given to another is a mistake.
+  if (!config.backend_options.empty() && config.backend != "sim")
+    throw std::runtime_error("evaluator backend \"" + config.backend +
+                             "\" takes no backend_options (got \"" + config.backend_options +
+                             "\")");
   return factory(config);
 }
 

@@ -21,12 +21,9 @@ struct EvaluatorConfig {
   int threads;              // intra-op threads of the torch CPU backend
   float prior_temperature;  // softmax temperature over the legal moves' logits
   int max_batch = 0;        // the service's max_batch (the torch backend's CUDA buckets)
-  // The simulated accelerator (backend "sim"; engine/nn/backends/sim.h).
-  double sim_fixed_us;
-  double sim_per_position_us;
-  int sim_fail_after;
-  int sim_fail_batches;
-  double sim_fail_rate;
+  // Settings of the backend itself, "key=value,...", read by the backend that takes them (the
+  // sim backend's, engine/nn/backends/sim.h); empty for every other.
+  std::string backend_options;
 };
 
 // Builds the backend named by config.backend. Throws std::runtime_error with a message that

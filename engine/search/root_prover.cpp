@@ -4,6 +4,8 @@
 #include <chrono>
 #include <utility>
 
+#include "engine/util/clock.h"
+
 namespace zh {
 
 RootProver::RootProver() : pns_(std::size_t(1) << 18), thread_([this] { loop(); }) {}
@@ -80,14 +82,13 @@ ProofResult RootProver::shortest(ProofResult proof, std::int64_t budget) {
 }
 
 void RootProver::run_job() {
-  using Clock = std::chrono::steady_clock;
   std::vector<std::uint64_t> after_root = earlier_;
   after_root.push_back(root_.key());
   pns_.clear();
   bool ours_disproven = false;
   for (std::int64_t budget = params_.first_budget; !stopped();
        budget = std::min(params_.max_budget, budget * 2)) {
-    const auto began = Clock::now();
+    const auto began = steady_clock().now();
     if (!ours_disproven) {
       const ProofResult r =
           pns_.prove(root_, ProofLimits{budget, params_.max_plies}, earlier_, stop_);
@@ -110,7 +111,7 @@ void RootProver::run_job() {
       nodes_.fetch_add(r.nodes, std::memory_order_relaxed);
       if (r.proven() && !stopped()) hooks_.move_refuted(m, r.plies);
     }
-    pace(std::chrono::duration<double>(Clock::now() - began).count());
+    pace(std::chrono::duration<double>(steady_clock().now() - began).count());
   }
 }
 

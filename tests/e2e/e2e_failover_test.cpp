@@ -15,9 +15,7 @@ TEST_F(E2eFailover, AFailingDeviceMovesTheGameToTheFallbackAndDeclinesNewChallen
   BotSettings s = settings();
   // The sim fails from its 20th batch on and is not tried again during the test.
   s.set("evaluator", "backend", "sim")
-      .set("evaluator", "sim_fixed_us", "200")
-      .set("evaluator", "sim_per_position_us", "5")
-      .set("evaluator", "sim_fail_after", "20")
+      .set("evaluator", "backend_options", "fixed_us=200,per_position_us=5,fail_after=20")
       .set("evaluator", "failover_retry_ms", "600000")
       .set("challenge", "max_concurrent_games", "2");
   BotProcess& bot = start_bot(s);

@@ -37,7 +37,7 @@ Options evaluator_options(const std::string& backend) {
 TEST(EvaluatorLoader, StrictModeNamesTheFileAndTheProblem) {
   const Options o = evaluator_options("broken-net");
   try {
-    load_evaluator(o, EvaluatorLoad::kStrict);
+    load_evaluator(o, LoadPolicy::exact());
     FAIL() << "expected EvaluatorConfigError";
   } catch (const EvaluatorConfigError& e) {
     const std::string msg = e.what();
@@ -50,7 +50,7 @@ TEST(EvaluatorLoader, StrictModeNamesTheFileAndTheProblem) {
 
 TEST(EvaluatorLoader, FallbackModePlaysMaterialAndWarnsLoudly) {
   const LoadedEvaluator e =
-      load_evaluator(evaluator_options("broken-net"), EvaluatorLoad::kFallback);
+      load_evaluator(evaluator_options("broken-net"), LoadPolicy::interactive());
   ASSERT_NE(e.evaluator, nullptr);
   EXPECT_EQ(e.evaluator->name(), "material");
   EXPECT_EQ(e.backend, "material");
@@ -63,30 +63,48 @@ TEST(EvaluatorLoader, FallbackModePlaysMaterialAndWarnsLoudly) {
 TEST(EvaluatorLoader, NetworksGoBehindOneServiceWeightlessBackendsDoNot) {
   Options o = evaluator_options("working-net");
   o.set("max_batch", "7");
-  const LoadedEvaluator net = load_evaluator(o, EvaluatorLoad::kStrict);
+  const LoadedEvaluator net = load_evaluator(o, LoadPolicy::exact());
   ASSERT_NE(net.service, nullptr);
   EXPECT_EQ(net.evaluator, net.service);
   EXPECT_EQ(net.service->config().max_batch, 7);
   EXPECT_TRUE(net.warnings.empty());
 
   const LoadedEvaluator material =
-      load_evaluator(evaluator_options("material"), EvaluatorLoad::kStrict);
+      load_evaluator(evaluator_options("material"), LoadPolicy::exact());
   EXPECT_EQ(material.service, nullptr);
   EXPECT_EQ(material.evaluator->name(), "material");
   // The daemon's games share one evaluation thread, whatever the backend.
-  const LoadedEvaluator shared = load_evaluator(
-      evaluator_options("material"), EvaluatorLoad::kStrict, EvaluatorSharing::kAllBatched);
+  const LoadedEvaluator shared =
+      load_evaluator(evaluator_options("material"), LoadPolicy{false, true});
   ASSERT_NE(shared.service, nullptr);
   EXPECT_EQ(shared.evaluator->name(), "batched(material)");
 }
 
-TEST(EvaluatorLoader, TheFallbackOptionPicksTheDaemonsMode) {
+TEST(EvaluatorLoader, TheFallbackOptionPicksTheDaemonsPolicy) {
   Options o = evaluator_options("material");
   EXPECT_EQ(o.get_string("fallback"), "none");  // a daemon without a network does not start
-  EXPECT_EQ(daemon_evaluator_load(o), EvaluatorLoad::kStrict);
+  EXPECT_FALSE(LoadPolicy::daemon(o).fall_back);
+  EXPECT_TRUE(LoadPolicy::daemon(o).batch_weightless);
   o.set("fallback", "material");
-  EXPECT_EQ(daemon_evaluator_load(o), EvaluatorLoad::kFallback);
+  EXPECT_TRUE(LoadPolicy::daemon(o).fall_back);
   EXPECT_THROW(o.set("fallback", "uniform"), OptionError);
+}
+
+TEST(EvaluatorLoader, TheDeviceProfileSizesOnlyWhatADeviceChanges) {
+  EXPECT_EQ(DeviceProfile::cpu().default_of("threads"), nullptr);
+  EXPECT_STREQ(DeviceProfile::gpu().default_of("max_batch"), "256");
+  EXPECT_EQ(DeviceProfile::gpu().default_of("cpuct_init"), nullptr);
+  EXPECT_EQ(DeviceProfile::cpu().batches_in_flight(), 1);
+  EXPECT_EQ(DeviceProfile::gpu().batches_in_flight(), 2);
+  EvaluatorConfig c = default_evaluator_config();
+  EXPECT_FALSE(DeviceProfile::of(c).on_device());
+  c.backend = "torch";
+  c.device = "cuda:1";
+  EXPECT_TRUE(DeviceProfile::of(c).on_device());
+  c.backend = "material";  // a weightless backend runs on the CPU whatever the device says
+  EXPECT_FALSE(DeviceProfile::of(c).on_device());
+  c.backend = "sim";
+  EXPECT_TRUE(DeviceProfile::of(c).on_device());
 }
 
 TEST(EvaluatorLoader, DefaultsComeFromTheDeclarations) {
@@ -109,20 +127,20 @@ namespace {
 TEST(EvaluatorLoader, ADeviceGetsGpuSizedDefaultsUnlessTheUserSetThem) {
   Options o;
   Engine::declare_options(o);
-  apply_device_defaults(o);
+  DeviceProfile::of(o).apply(o);
   EXPECT_EQ(o.get_int("threads"), 2);  // the CPU's
   EXPECT_EQ(o.get_int("batch_size"), 16);
   EXPECT_EQ(o.get_int("max_batch"), 32);
   EXPECT_EQ(o.get_int("batches_per_thread"), 1);
   o.set("backend", "sim");    // a device, as torch on cuda is (not linked in this test)
   o.set("batch_size", "24");  // the user's value stays
-  apply_device_defaults(o);
+  DeviceProfile::of(o).apply(o);
   EXPECT_EQ(o.get_int("threads"), 4);
   EXPECT_EQ(o.get_int("batch_size"), 24);
   EXPECT_EQ(o.get_int("max_batch"), 256);
   EXPECT_EQ(o.get_int("batches_per_thread"), 2);
   o.set("backend", "material");
-  apply_device_defaults(o);
+  DeviceProfile::of(o).apply(o);
   EXPECT_EQ(o.get_int("threads"), 2);
   EXPECT_EQ(o.get_int("batches_per_thread"), 1);
   EXPECT_EQ(o.get_int("max_batch"), 32);

@@ -8,7 +8,11 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-READ = re.compile(r"\b(steady_clock|system_clock|high_resolution_clock)::now\s*\(")
+# A std::chrono clock named for anything but its time_point or duration type (an alias for it
+# reads it too), or its now() called unqualified.
+CHRONO_CLOCK = r"(steady|system|high_resolution)_clock"
+READ = re.compile(r"\bchrono::%s\b(?!::(time_point|duration)\b)|(?<![\w:])%s::now\b"
+                  % (CHRONO_CLOCK, CHRONO_CLOCK))
 CLOCK_FILES = {os.path.join("engine", "util", name) for name in ("clock.h", "clock.cpp")}
 
 
@@ -42,11 +46,15 @@ class OneClock(unittest.TestCase):
             os.makedirs(os.path.join(root, "engine", "util"))
             with open(os.path.join(root, "bot", "daemon", "loop.cpp"), "w") as f:
                 f.write("// std::chrono::steady_clock::now() is not read here\n"
-                        "auto t = std::chrono::system_clock::now();\n")
+                        "auto t = std::chrono::system_clock::now();\n"
+                        "using Clock = std::chrono::steady_clock;\n"
+                        "std::chrono::steady_clock::time_point a_type_is_fine;\n"
+                        "auto u = zh::steady_clock().now();\n")
             with open(os.path.join(root, "engine", "util", "clock.h"), "w") as f:
                 f.write("return std::chrono::steady_clock::now();\n")
             self.assertEqual(
-                ["bot/daemon/loop.cpp:2: auto t = std::chrono::system_clock::now();"],
+                ["bot/daemon/loop.cpp:2: auto t = std::chrono::system_clock::now();",
+                 "bot/daemon/loop.cpp:3: using Clock = std::chrono::steady_clock;"],
                 direct_reads(root))
 
 

@@ -8,11 +8,12 @@
 // exercise the fallback and health paths: after N good batches, for a window of batches, or
 // a fraction of batches (deterministically chosen by batch number).
 //
-// Thread-safe. The defaults and their source are with the options (engine/evaluator_loader.cpp).
+// Thread-safe. Configured by the evaluator's `backend_options` string (parse_sim_options).
 
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <string_view>
 
 #include "engine/nn/evaluator.h"
 
@@ -26,6 +27,17 @@ struct SimConfig {
   std::int64_t fail_batches = 0;  // how many fail from there (0 = all later ones)
   double fail_rate = 0.0;         // share of the other batches that fail, in [0, 1]
 };
+
+// The simulated device `backend_options` describes by default: a straight line through lc0's
+// published backend benchmark of a 10x128 network in fp16 on a TU104 GPU (the die of the Tesla
+// T4), 1.04 ms at batch 96 and 1.90 ms at batch 192 (LeelaChessZero/lc0 pull request 1101;
+// docs/gpu-engine.md).
+inline constexpr SimConfig kSimDefaults{.fixed_us = 190.0, .per_position_us = 8.9};
+
+// "fixed_us=200,fail_after=20" over kSimDefaults: the keys are SimConfig's fields (fixed_us,
+// per_position_us, fail_after, fail_batches, fail_rate); "" is the defaults. Throws
+// std::invalid_argument naming the setting for an unknown key or a value that is not a number.
+SimConfig parse_sim_options(std::string_view text);
 
 class SimEvaluator final : public Evaluator {
  public:

@@ -226,7 +226,7 @@ TEST(Config, TheShippedConfigFileHoldsEveryOptionAtItsDefault) {
   for (const auto& opt : o.all()) {
     // A device-dependent option is shown commented out, so each device keeps its own default.
     const std::string line =
-        gpu_default(opt.name) ? "  # " + opt.name + ":" : "  " + opt.name + ":";
+        DeviceProfile::gpu().default_of(opt.name) ? "  # " + opt.name + ":" : "  " + opt.name + ":";
     EXPECT_NE(text.find(line), std::string::npos)
         << opt.name << " is missing from config/zhbot.yaml (regenerate: zhbot check-config "
         << "--defaults > config/zhbot.yaml)";

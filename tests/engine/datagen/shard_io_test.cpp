@@ -7,6 +7,8 @@
 #include <fstream>
 #include <vector>
 
+#include "tests/support/fake_clock.h"
+
 namespace zh::datagen {
 namespace {
 namespace fs = std::filesystem;
@@ -48,6 +50,24 @@ TEST(ShardIo, RoundTripAndGamesAreNeverSplit) {
   EXPECT_EQ(first[6].ply, 3);
   EXPECT_EQ(second[1].game_id, 3u);
   EXPECT_FLOAT_EQ(read_shard_header(shards[0]).policy_temperature_cp, 60.0f);
+}
+
+TEST(ShardIo, AShardOpenTooLongIsClosedAfterTheGameThatFindsItOld) {
+  const fs::path dir = fresh_dir("age");
+  zh::test::FakeClock clock;
+  ShardWriter w(dir, "t", 1000, 0.0f, std::chrono::minutes(10), clock);
+  w.add_game(game(1, 2));
+  clock.advance(std::chrono::minutes(9));
+  w.add_game(game(2, 2));
+  EXPECT_TRUE(w.shards_written().empty()) << "closed before it was 10 minutes old";
+  clock.advance(std::chrono::minutes(1));
+  w.add_game(game(3, 2));  // the shard is 10 minutes old: closed with this game in it
+  ASSERT_EQ(w.shards_written().size(), 1u);
+  EXPECT_EQ(read_shard(w.shards_written()[0]).size(), 6u);
+  w.add_game(game(4, 2));  // a new shard, its own age
+  EXPECT_EQ(w.shards_written().size(), 1u);
+  w.close();
+  EXPECT_EQ(w.shards_written().size(), 2u);
 }
 
 TEST(ShardIo, ANewRunAddsShardsAndOverwritesNone) {

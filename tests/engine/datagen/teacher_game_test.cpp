@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "engine/datagen/datagen.h"
 #include "engine/datagen/shard_io.h"
@@ -89,6 +93,71 @@ TEST(Datagen, TwoWorkersWriteWholeGamesWithoutDuplicates) {
   std::ostringstream report;
   print_report(r, report);
   EXPECT_NE(report.str().find("labelled positions/s"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// (game id, FEN) of every record under `dir`, sorted.
+std::vector<std::pair<std::uint64_t, std::string>> records_in(const fs::path& dir) {
+  std::vector<std::pair<std::uint64_t, std::string>> out;
+  for (const auto& s : list_shards(dir))
+    for (const auto& rec : read_shard(s)) out.emplace_back(rec.game_id, fen_of(rec));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Datagen, ARunCutOffIsTakenUpAndEndsAsAnUncutRunWould) {
+  if (!have_teacher()) GTEST_SKIP() << "fairy-stockfish is not installed";
+  const fs::path base = fs::temp_directory_path() / ("zh-datagen-cut-" + std::to_string(getpid()));
+  fs::remove_all(base);
+  DatagenOptions o;
+  o.teacher.nodes = 100;
+  o.game.max_plies = 30;
+  o.workers = 1;
+  o.seed = 9;
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+
+  o.out = base / "uncut";
+  o.games = 4;
+  run_datagen(o, stop, log);
+
+  // The same work cut after two games, with the shard that was open at the cut left behind.
+  o.out = base / "cut";
+  o.games = 2;
+  run_datagen(o, stop, log);
+  std::ofstream(o.out / "teacher-000042.zhrec.tmp") << "half a shard";
+  o.games = 4;
+  std::ostringstream resumed_log;
+  const DatagenReport r = run_datagen(o, stop, resumed_log);
+  EXPECT_EQ(r.games, 2) << "played again what the folder held";
+  EXPECT_EQ(r.games_before, 2);
+  EXPECT_NE(resumed_log.str().find("taking up"), std::string::npos) << resumed_log.str();
+  EXPECT_FALSE(fs::exists(o.out / "teacher-000042.zhrec.tmp"));
+  // Game for game and position for position, what one run would have written.
+  EXPECT_EQ(records_in(base / "cut"), records_in(base / "uncut"));
+
+  // Taken up again with nothing missing: nothing is played.
+  EXPECT_EQ(run_datagen(o, stop, log).games, 0);
+  fs::remove_all(base);
+}
+
+TEST(Datagen, ADamagedShardIsNamedAndNothingIsPlayed) {
+  const fs::path dir = fs::temp_directory_path() / ("zh-datagen-bad-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "teacher-000000.zhrec") << "not a shard";
+  DatagenOptions o;
+  o.out = dir;
+  o.games = 1;
+  o.teacher.path = "/nonexistent/teacher";  // never started: the folder is refused first
+  std::atomic<bool> stop{false};
+  std::ostringstream log;
+  try {
+    run_datagen(o, stop, log);
+    ADD_FAILURE() << "a damaged shard was taken up";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("teacher-000000.zhrec"), std::string::npos) << e.what();
+  }
   fs::remove_all(dir);
 }
 

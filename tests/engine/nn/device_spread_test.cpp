@@ -65,10 +65,9 @@ TEST(DeviceSpreadTest, ADeviceListMakesOneServicePerDevice) {
   Options options;
   declare_evaluator_options(options);
   options.set("backend", "sim");
-  options.set("sim_fixed_us", "0");
-  options.set("sim_per_position_us", "0");
+  options.set("backend_options", "fixed_us=0,per_position_us=0");
   options.set("device", "cuda:0, cuda:1");
-  const LoadedEvaluator loaded = load_evaluator(options, EvaluatorLoad::kStrict);
+  const LoadedEvaluator loaded = load_evaluator(options, LoadPolicy::exact());
   ASSERT_EQ(loaded.services.size(), 2u);
   EXPECT_NE(loaded.services[0], loaded.services[1]);
   EXPECT_EQ(loaded.service, loaded.services[0]);
@@ -81,7 +80,7 @@ TEST(DeviceSpreadTest, ADeviceListMakesOneServicePerDevice) {
   EXPECT_EQ(loaded.service_stats().positions, 2u);
 
   options.set("device", "cuda:0,,cuda:1");
-  EXPECT_THROW(load_evaluator(options, EvaluatorLoad::kStrict), EvaluatorConfigError);
+  EXPECT_THROW(load_evaluator(options, LoadPolicy::exact()), EvaluatorConfigError);
 }
 
 TEST(DeviceSpreadTest, RejectsAnEmptyList) {

@@ -13,19 +13,12 @@
 #include "engine/nn/backends/sim.h"
 #include "engine/nn/backends/uniform.h"
 #include "engine/nn/inference_service.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh {
 namespace {
 
 using namespace std::chrono_literals;
-
-// A fake clock the test moves by hand.
-struct FakeClock {
-  FailoverEvaluator::Clock::time_point t{};
-  FailoverEvaluator::Now now() {
-    return [this] { return t; };
-  }
-};
 
 struct Logged {
   std::vector<std::pair<bool, std::string>> lines;
@@ -45,10 +38,10 @@ std::shared_ptr<SimEvaluator> flaky_sim() {
 }
 
 TEST(FailoverEvaluatorTest, AFailingDeviceFallsBackAndRecoversThroughProbes) {
-  FakeClock clock;
+  test::FakeClock clock;
   Logged log;
   auto sim = flaky_sim();
-  FailoverEvaluator f(sim, std::make_shared<MaterialEvaluator>(), 1000ms, log.sink(), clock.now());
+  FailoverEvaluator f(sim, std::make_shared<MaterialEvaluator>(), 1000ms, log.sink(), clock);
   std::vector<Evaluation> out(1);
   const float sim_value = SimEvaluator::value_of(Position());
   const float material_value = MaterialEvaluator::value_of(Position());
@@ -74,13 +67,13 @@ TEST(FailoverEvaluatorTest, AFailingDeviceFallsBackAndRecoversThroughProbes) {
 
   // Each probe after retry_after costs a device batch; batches 4 and 5 still fail.
   for (int probe = 4; probe <= 5; ++probe) {
-    clock.t += 1000ms;
+    clock.advance(1000ms);
     f.evaluate(one_position(), out);
     EXPECT_EQ(out[0].value, material_value);
     EXPECT_EQ(sim->batches(), probe);
     EXPECT_FALSE(f.healthy());
   }
-  clock.t += 1000ms;
+  clock.advance(1000ms);
   f.evaluate(one_position(), out);  // batch 6 works: back on the device
   EXPECT_EQ(out[0].value, sim_value);
   EXPECT_TRUE(f.healthy());
@@ -108,9 +101,9 @@ TEST(FailoverEvaluatorTest, OnlyAProbeEndsAnOutage) {
     bool fail = false;
     std::function<void()> on_call;
   };
-  FakeClock clock;
+  test::FakeClock clock;
   auto gate = std::make_shared<Gate>();
-  FailoverEvaluator f(gate, std::make_shared<MaterialEvaluator>(), 1000ms, {}, clock.now());
+  FailoverEvaluator f(gate, std::make_shared<MaterialEvaluator>(), 1000ms, {}, clock);
   std::vector<Evaluation> out(1);
   // While this call is inside the device, another one fails.
   gate->on_call = [&] {
@@ -125,13 +118,12 @@ TEST(FailoverEvaluatorTest, OnlyAProbeEndsAnOutage) {
 }
 
 TEST(FailoverEvaluatorTest, AnAsyncBatchThatFailsIsEvaluatedAgainByTheFallbackAtGet) {
-  FakeClock clock;
+  test::FakeClock clock;
   Logged log;
   auto device = std::make_shared<InferenceService>(
       std::make_unique<SimEvaluator>(SimConfig{.fail_after = 1, .fail_batches = 1}),
       InferenceServiceConfig{.max_batch = 4, .max_wait_us = 0});
-  FailoverEvaluator f(device, std::make_shared<MaterialEvaluator>(), 1000ms, log.sink(),
-                      clock.now());
+  FailoverEvaluator f(device, std::make_shared<MaterialEvaluator>(), 1000ms, log.sink(), clock);
   std::vector<Evaluation> a(1), b(1);
   f.evaluate_async(one_position(), a).get();  // batch 1: the device
   EXPECT_EQ(a[0].value, SimEvaluator::value_of(Position()));
@@ -142,7 +134,7 @@ TEST(FailoverEvaluatorTest, AnAsyncBatchThatFailsIsEvaluatedAgainByTheFallbackAt
   EXPECT_EQ(f.stats().fallback_positions, 1u);
   ASSERT_EQ(log.lines.size(), 1u);
   // The probe after retry_after goes out asynchronously too, and brings the device back.
-  clock.t += 1000ms;
+  clock.advance(1000ms);
   f.evaluate_async(one_position(), a).get();
   EXPECT_EQ(a[0].value, SimEvaluator::value_of(Position()));
   EXPECT_TRUE(f.healthy());
@@ -152,16 +144,15 @@ TEST(FailoverEvaluatorTest, TheLoaderPutsItInFrontOfADeviceOnly) {
   Options options;
   declare_evaluator_options(options);
   options.set("backend", "sim");
-  const LoadedEvaluator sim = load_evaluator(options, EvaluatorLoad::kStrict);
+  const LoadedEvaluator sim = load_evaluator(options, LoadPolicy::exact());
   ASSERT_TRUE(sim.failover);
   EXPECT_EQ(sim.evaluator, sim.failover);
   EXPECT_EQ(sim.failover->fallback().name(), "material");
   options.set("failover", "false");
-  EXPECT_FALSE(load_evaluator(options, EvaluatorLoad::kStrict).failover);
+  EXPECT_FALSE(load_evaluator(options, LoadPolicy::exact()).failover);
   options.set("failover", "true");
   options.set("backend", "material");
-  EXPECT_FALSE(
-      load_evaluator(options, EvaluatorLoad::kStrict, EvaluatorSharing::kAllBatched).failover);
+  EXPECT_FALSE(load_evaluator(options, LoadPolicy{false, true}).failover);
 }
 
 TEST(FailoverEvaluatorTest, RejectsMissingEvaluators) {

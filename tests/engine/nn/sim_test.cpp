@@ -113,6 +113,31 @@ TEST(SimEvaluatorTest, FailsTheGivenShareOfBatches) {
   EXPECT_LT(failures, 600);
 }
 
+TEST(SimEvaluatorTest, ItsSettingsAreOneStringOverTheDefaults) {
+  const SimConfig d = parse_sim_options("");
+  EXPECT_DOUBLE_EQ(d.fixed_us, 190.0);
+  EXPECT_DOUBLE_EQ(d.per_position_us, 8.9);
+  EXPECT_EQ(d.fail_after, 0);
+  const SimConfig c = parse_sim_options("fixed_us=200,fail_after=20,fail_rate=0.25");
+  EXPECT_DOUBLE_EQ(c.fixed_us, 200.0);
+  EXPECT_DOUBLE_EQ(c.per_position_us, 8.9);
+  EXPECT_EQ(c.fail_after, 20);
+  EXPECT_DOUBLE_EQ(c.fail_rate, 0.25);
+  for (const char* bad : {"fixed=1", "fail_after=x", "fail_after=2x", "fixed_us"}) {
+    try {
+      parse_sim_options(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("backend_options"), std::string::npos) << e.what();
+    }
+  }
+  // Another backend takes none: a setting meant for the sim is refused, not ignored.
+  EvaluatorConfig material = default_evaluator_config();
+  material.backend = "material";
+  material.backend_options = "fixed_us=1";
+  EXPECT_THROW(make_evaluator(material), std::runtime_error);
+}
+
 TEST(SimEvaluatorTest, RejectsBadConfig) {
   EXPECT_THROW(SimEvaluator(SimConfig{.fixed_us = -1}), std::invalid_argument);
   EXPECT_THROW(SimEvaluator(SimConfig{.fail_rate = 1.5}), std::invalid_argument);
@@ -122,9 +147,8 @@ TEST(SimEvaluatorTest, TheOptionsBuildItBehindAServiceWithTwoBatchesInFlight) {
   Options options;
   declare_evaluator_options(options);
   options.set("backend", "sim");
-  options.set("sim_fixed_us", "0");
-  options.set("sim_per_position_us", "0");
-  const LoadedEvaluator loaded = load_evaluator(options, EvaluatorLoad::kStrict);
+  options.set("backend_options", "fixed_us=0,per_position_us=0");
+  const LoadedEvaluator loaded = load_evaluator(options, LoadPolicy::exact());
   ASSERT_TRUE(loaded.service);
   EXPECT_EQ(loaded.backend, "sim");
   EXPECT_EQ(loaded.service->config().in_flight, 2);

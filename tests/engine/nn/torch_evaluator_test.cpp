@@ -456,7 +456,7 @@ TEST(TorchEvaluatorErrorsTest, StrictFactoryRefusesMissingAndCorruptModels) {
   for (const std::string& path : {nn_data_path("does_not_exist.pt"), corrupt}) {
     o.set("model", path);
     try {
-      load_evaluator(o, EvaluatorLoad::kStrict);
+      load_evaluator(o, LoadPolicy::exact());
       ADD_FAILURE() << "expected EvaluatorConfigError for " << path;
     } catch (const EvaluatorConfigError& e) {
       const std::string msg = e.what();
@@ -465,14 +465,14 @@ TEST(TorchEvaluatorErrorsTest, StrictFactoryRefusesMissingAndCorruptModels) {
                   msg.find("not a loadable TorchScript model") != std::string::npos)
           << msg;
     }
-    const LoadedEvaluator fallback = load_evaluator(o, EvaluatorLoad::kFallback);
+    const LoadedEvaluator fallback = load_evaluator(o, LoadPolicy::interactive());
     EXPECT_EQ(fallback.evaluator->name(), "material");
     ASSERT_FALSE(fallback.warnings.empty());
     EXPECT_NE(fallback.warnings[0].find(path), std::string::npos) << fallback.warnings[0];
   }
   std::filesystem::remove(corrupt);
   o.set("model", nn_data_path("tiny.pt"));
-  const LoadedEvaluator net = load_evaluator(o, EvaluatorLoad::kStrict);
+  const LoadedEvaluator net = load_evaluator(o, LoadPolicy::exact());
   EXPECT_NE(net.service, nullptr);  // a network is batched for every search thread
   EXPECT_TRUE(net.warnings.empty());
 }
