@@ -6,13 +6,6 @@
 
 namespace zh::bot {
 
-// The state file keeps wall-clock seconds (a restart starts a new steady clock); the ledger
-// keeps its own clock's time points.
-std::int64_t GameLedger::to_unix_seconds(TimePoint t) const {
-  return unix_seconds(clock_.wall_now() -
-                      std::chrono::duration_cast<WallTime::duration>(clock_.now() - t));
-}
-
 std::int64_t GameLedger::unix_now_s() const { return unix_seconds(clock_.wall_now()); }
 
 GameLedger::GameLedger(StateFile file, Clock& clock)
@@ -90,7 +83,13 @@ void GameLedger::prune_locked(TimePoint now) {
 
 void GameLedger::save_locked() const {
   PersistentState state;
-  for (const TimePoint t : bot_game_starts_) state.bot_game_starts.push_back(to_unix_seconds(t));
+  // The state file keeps wall-clock seconds (a restart starts a new steady clock); the ledger
+  // keeps its clock's time points: one reading of both clocks converts them all.
+  const TimePoint now = clock_.now();
+  const WallTime wall_now = clock_.wall_now();
+  for (const TimePoint t : bot_game_starts_)
+    state.bot_game_starts.push_back(
+        unix_seconds(wall_now - std::chrono::duration_cast<WallTime::duration>(now - t)));
   for (const auto& [user, d] : declines_)
     state.seek_declines.push_back(SeekDecline{user, d.reason, d.until_unix_s});
   file_.save(state);

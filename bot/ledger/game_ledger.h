@@ -50,7 +50,6 @@ class GameLedger {
   void save_locked() const;
   // Wall-clock seconds (the state file's unit: it outlives a restart), by the ledger's clock.
   std::int64_t unix_now_s() const;
-  std::int64_t to_unix_seconds(TimePoint t) const;
 
   StateFile file_;
   DeclinerFile decliners_;

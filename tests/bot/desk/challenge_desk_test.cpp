@@ -3,6 +3,8 @@
 // becomes a bot game, and lichess's daily bot-game limit stops seeking and bots' challenges.
 #include "bot/desk/challenge_desk.h"
 
+#include <future>
+
 #include "tests/bot/desk/desk_fixture.h"
 
 namespace zh::bot {

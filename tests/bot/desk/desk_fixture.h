@@ -6,8 +6,6 @@
 
 #include <condition_variable>
 #include <filesystem>
-#include <future>
-#include <set>
 
 #include "bot/config/bot_config.h"
 #include "bot/desk/desk_deps.h"

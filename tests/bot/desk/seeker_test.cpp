@@ -3,6 +3,8 @@
 // what is not answered or what a refusal overtakes, and backs off when lichess rate-limits it.
 #include "bot/desk/seeker.h"
 
+#include <set>
+
 #include "tests/bot/desk/desk_fixture.h"
 
 namespace zh::bot {
