@@ -24,7 +24,7 @@ test: build
 
 # Style: clang-format over the C++ sources, flake8 over training/ and tools/ (changes nothing).
 lint: deps
-	bash tools/check_style.sh
+	bash tools/ci/check_style.sh
 
 # Benchmarks are programs; each prints its figures and the ratio to its anchor.
 bench: search-bench perft-bench nn-bench
@@ -34,7 +34,7 @@ search-bench: build
 
 perft-bench: build
 	$(ZHBOT) perft --bench
-	python3 tools/perft_vs_fairy.py --zhbot $(ZHBOT) --rounds 3
+	python3 -m tools.measure.perft_vs_fairy --zhbot $(ZHBOT) --rounds 3
 
 # A random-weight 6x64 residual net: the size the targets are set for (no model download).
 BENCH_NET := $(BUILD_DIR)/bench-net-6x64.pt
@@ -43,7 +43,7 @@ $(BENCH_NET):
 
 nn-bench: build $(BENCH_NET)
 	$(ZHBOT) nnbench --model $(BENCH_NET) --batch 1,8,16,64 --threads 2 --precision fp32
-	python3 tools/search_efficiency.py --zhbot $(ZHBOT) --rounds 3
+	python3 -m tools.measure.search_efficiency --zhbot $(ZHBOT) --rounds 3
 
 # With a token: the daemon against lichess.org. Without: the offline demo.
 # ZHBOT_CONFIG picks another config file.
@@ -53,11 +53,11 @@ ifdef LICHESS_BOT_TOKEN
 	$(ZHBOT) run --config $(ZHBOT_CONFIG)
 else
 	@echo "LICHESS_BOT_TOKEN is not set: running the offline demo against the local emulator"
-	@bash tools/demo.sh $(BUILD_DIR)
+	@bash tools/ci/demo.sh $(BUILD_DIR)
 endif
 
 demo: build
-	bash tools/demo.sh $(BUILD_DIR)
+	bash tools/ci/demo.sh $(BUILD_DIR)
 
 # The strength ladder (docs/strength.md): the shipped configuration's network against
 # Fairy-Stockfish rung by rung at 1+1, one core per side, then a 3+2 confirmation at the highest
@@ -65,9 +65,9 @@ demo: build
 # the lab folder outside the checkout: $$ZHBOT_LAB or /var/tmp/zhbot-lab, strength/ladder).
 STRENGTH_DIR ?=
 strength: build
-	python3 tools/strength.py ladder --a zhbot --zhbot $(ZHBOT) --tc 1+1 --games 20 \
+	python3 -m tools.measure.strength ladder --a zhbot --zhbot $(ZHBOT) --tc 1+1 --games 20 \
 		$(if $(STRENGTH_DIR),--dir $(STRENGTH_DIR))
-	python3 tools/strength.py report --a zhbot $(if $(STRENGTH_DIR),--dir $(STRENGTH_DIR))
+	python3 -m tools.measure.strength report --a zhbot $(if $(STRENGTH_DIR),--dir $(STRENGTH_DIR))
 
 # The soak run: GAMES games, three at a time, random faults at every layer; prints one table.
 GAMES ?= 50
@@ -87,7 +87,7 @@ fuzz-build: deps $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) --target fuzz_targets
 
 fuzz: fuzz-build
-	bash tools/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+	bash tools/ci/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 # CI: each target for 20 s (about 3 minutes with the build's cache warm).
 ci-fuzz:
@@ -117,19 +117,19 @@ ci-release: deps
 	  || { echo "ci-release: zhbot bench printed no signature" >&2; exit 1; }
 
 # ASan + UBSan over the unit and integration suites. Any finding fails: the process that hits it
-# stops (halt_on_error, -fno-sanitize-recover), and tools/sanitizer_reports.sh also fails on the
+# stops (halt_on_error, -fno-sanitize-recover), and tools/ci/sanitizer_reports.sh also fails on the
 # reports that programs started by the tests wrote (options and report folder: the test preset).
 ci-asan: deps
 	cmake --preset asan
 	$(call ci_build,asan)
-	bash tools/sanitizer_reports.sh build/asan/sanitizer-reports \
+	bash tools/ci/sanitizer_reports.sh build/asan/sanitizer-reports \
 	  ctest --preset asan -j $(CI_JOBS)
 
 # TSan over every suite that runs threads (ctest label `tsan`).
 ci-tsan: deps
 	cmake --preset tsan
 	$(call ci_build,tsan)
-	bash tools/sanitizer_reports.sh build/tsan/sanitizer-reports \
+	bash tools/ci/sanitizer_reports.sh build/tsan/sanitizer-reports \
 	  ctest --preset tsan -j $(CI_JOBS)
 
 # The engine and its commands alone (-DZH_BUILD_BOT=OFF: LibTorch, CMake and header-only

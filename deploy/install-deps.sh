@@ -92,9 +92,9 @@ fuzz_packages() {
 }
 
 # Developer tools: ccache (the build uses it when it is there; the images build once and do
-# without), the demo and tools/*.py, process tools the e2e tests use, docker-compose (v1) so
-# the compose test can validate docker/compose*.yaml, and the style checks of `make lint`
-# (clang-format, flake8).
+# without), the demo and the Python tools of tools/, process tools the e2e tests use,
+# docker-compose (v1) so the compose test can validate docker/compose*.yaml, and the style
+# checks of `make lint` (clang-format, flake8).
 tool_packages() {
   echo ccache python3 procps curl docker-compose clang-format flake8
 }

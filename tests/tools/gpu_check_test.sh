@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/gpu_check.sh at toy scale on the CPU (SCALE=toy DEVICE=cpu), every stage for real: prepare
+# tools/gpu/gpu_check.sh at toy scale on the CPU (SCALE=toy DEVICE=cpu), every stage for real: prepare
 # carries the header-only libraries and Fairy-Stockfish, build configures against the carried
 # headers (CONFIGURE_ONLY: the compile itself is `make ci-engine-only`'s), then facts, nnbench,
 # search, games, datagen and train each write their part of one report; datagen and train go on
@@ -16,7 +16,7 @@ failures=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
 export DIR=$work/check CARRY=$work/carry SCALE=toy DEVICE=cpu ZHBOT=$zhbot PYTHON=$python \
   OUT_DIR=$work/out WORKERS=2 DATAGEN_MINUTES=5 DATAGEN_CHUNKS=2
-gpu_check() { bash "$root/tools/gpu_check.sh" "$@" >>"$work/run.log" 2>&1 || {
+gpu_check() { bash "$root/tools/gpu/gpu_check.sh" "$@" >>"$work/run.log" 2>&1 || {
   tail -30 "$work/run.log"; echo "FAIL: gpu_check.sh $* failed"; exit 1; }; }
 
 # Shards to carry, as the prepare stage is given them on a zhbot machine.
@@ -37,7 +37,7 @@ check "build: engine only (no bot)" "grep -q '^ZH_BUILD_BOT:BOOL=OFF' '$DIR/buil
 gpu_check facts nnbench search games
 report=$DIR/report.md
 check "facts: the CPU and zhbot named" "grep -q -- '- CPU: ' '$report' && grep -q -- '- zhbot: zhbot' '$report'"
-shipped=$(basename "$(bash "$root/tools/shipped_model.sh")" .pt)
+shipped=$(basename "$(bash "$root/tools/lab/shipped_model.sh")" .pt)
 check "nnbench: the shipped network ($shipped)" "grep -q '^### $shipped, fp32' '$report'"
 check "nnbench: the random network" "grep -q '^### random-resnet-1x8, fp32' '$report'"
 check "nnbench: figures, no failure" "grep -q 'pos/s\|positions/s' '$report' && ! grep -q 'nnbench failed' '$report'"

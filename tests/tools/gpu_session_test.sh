@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# tools/gpu_session.sh at toy scale on the CPU (SCALE=toy DEVICE=cpu, about a minute), every
+# tools/gpu/gpu_session.sh at toy scale on the CPU (SCALE=toy DEVICE=cpu, about a minute), every
 # step for real: prepare carries the chunks to train on within the travel budget and the seeds
 # the lab lacks, from the top of the recipe's range; check names a broken carry and stops; run
 # makes chunks from those seeds while a network trains warm from the "shipped" one for the time
 # the call has left, and hands back the packed chunks, the checkpoint (weights alone), its
-# export and a report within the device's limits; tools/lab_import.sh takes them into the lab.
+# export and a report within the device's limits; tools/lab/lab_import.sh takes them into the lab.
 # Usage: gpu_session_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -35,7 +35,7 @@ export DIR=$work/session CARRY=$work/carry SCALE=toy DEVICE=cpu PYTHON=$python \
   TRAVEL_MB=$((64 + zhbot_mib)) \
   SHIPPED_NET=$work/shipped.pt ZHBOT_LAB=$work/lab ZHBOT_SHARED_DATA=$work/pool \
   RECIPE_SEED=100 RECIPE_CHUNKS=4 GPU_CHUNKS=2 WORKERS=2
-session() { bash "$root/tools/gpu_session.sh" "$@"; }
+session() { bash "$root/tools/gpu/gpu_session.sh" "$@"; }
 
 DATAGEN_ZHBOT=$zhbot session prepare >"$work/prepare.log" 2>&1 \
   || { cat "$work/prepare.log"; fail "prepare failed"; }
@@ -89,14 +89,14 @@ check "run: the report says what each step took" \
   "grep -q '^- check: [0-9]* s' '$out/gpu-session.md' && grep -q '^- chunk-102: [0-9]* s' '$out/gpu-session.md'"
 
 # The lab takes what came back: the chunks marked done, the network exported and checked here.
-ZHBOT=$zhbot NODES=50 CHUNK_GAMES=1 bash "$root/tools/lab_import.sh" "$out" >"$work/import.log" 2>&1 \
+ZHBOT=$zhbot NODES=50 CHUNK_GAMES=1 bash "$root/tools/lab/lab_import.sh" "$out" >"$work/import.log" 2>&1 \
   || { cat "$work/import.log"; fail "the lab's import failed"; }
 check "import: chunk-102 marked done in the lab" "[[ -e '$work/lab/data/teacher-50/chunk-102.done' ]]"
 check "import: its source recorded" "grep -q 'chunk-102.tar.xz' '$work/lab/data/teacher-50/chunk-102.source'"
 name=$(basename "$ckpt" .ckpt)
 check "import: the network exported here and checked" "[[ -s '$work/lab/gpu/$name/$name.pt' && -e '$work/lab/gpu/$name/export.done' ]]"
 # A chunk of another node count is refused by its log.
-NODES=3000 CHUNK_GAMES=1 ZHBOT=$zhbot bash "$root/tools/lab_import.sh" "$out" >"$work/import-3000.log" 2>&1 \
+NODES=3000 CHUNK_GAMES=1 ZHBOT=$zhbot bash "$root/tools/lab/lab_import.sh" "$out" >"$work/import-3000.log" 2>&1 \
   && fail "a 50-node chunk was taken for a 3000-node one"
 check "import: a chunk of another node count refused by name" \
   "grep -q 'refused $out/chunk-102.tar.xz: its log does not name --nodes 3000' '$work/import-3000.log'"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The lab takes teacher chunks from the shared folder instead of making them again (tools/lab.sh,
-# lab_import_chunk, called by tools/next_network.sh's chunk step), at toy scale (seconds): a good
+# The lab takes teacher chunks from the shared folder instead of making them again (tools/lab/lab.sh,
+# lab_import_chunk, called by tools/lab/next_network.sh's chunk step), at toy scale (seconds): a good
 # archive is imported, checked and marked done; a damaged archive and an archive that holds
 # another seed's games are refused with their names and made again from their seeds.
 # Usage: lab_import_test.sh ZHBOT PYTHON WORKDIR
@@ -34,7 +34,7 @@ tar -cJf "$pool/chunk-9.tar.xz" -C "$work/renamed" chunk-9
 export ZHBOT_LAB=$work/lab ZHBOT_SHARED_DATA=$work/pool ZHBOT=$zhbot PYTHON=$python \
   PREVIOUS=$root/models/zhbot-net-1.pt DATA_ONLY=1 CHUNKS=3 SEED=7 NODES=50 CHUNK_GAMES=1 \
   WORKERS=1 TEST_NODES=60 TEST_GAMES=1 DATAGEN_OPTS=
-bash "$root/tools/next_network.sh" "$work/run" > "$work/first.log" 2>&1 \
+bash "$root/tools/lab/next_network.sh" "$work/run" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the data-only run failed"; }
 data=$work/lab/data/teacher-50
 
@@ -64,7 +64,7 @@ done
 [[ -z $(find "$data" -name '.import-*') ]] || fail "a refused import left its folder"
 
 # Run again: nothing imported or made twice.
-bash "$root/tools/next_network.sh" "$work/run" > "$work/second.log" 2>&1 \
+bash "$root/tools/lab/next_network.sh" "$work/run" > "$work/second.log" 2>&1 \
   || { cat "$work/second.log"; fail "the second run failed"; }
 for seed in 7 8 9; do
   grep -q "chunk-$seed: done before" "$work/second.log" || fail "chunk-$seed was taken again"

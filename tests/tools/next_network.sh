@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/next_network.sh at toy scale (about a minute): every step runs for real (teacher games,
+# tools/lab/next_network.sh at toy scale (about a minute): every step runs for real (teacher games,
 # training, held-out metrics, export and int8 file checked against zhbot, a refereed match
 # against the previous network), and an interrupted run goes on where it stopped instead of
 # starting over.
@@ -28,7 +28,7 @@ export ZHBOT_LAB=$lab ZHBOT=$zhbot PYTHON=$python BASE_DATA=$work/base PREVIOUS=
   EVAL_POSITIONS=0 EVAL_PERMILLE=500 MATCH_GAMES=2 MATCH_TC=0.05+0.05 MATCH_MAX_PLIES=60 WORKERS=1 \
   GATE_GAMES=2 GATE_NODES=20 GATE_MIN=0
 dir=$work/next
-bash "$root/tools/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
+bash "$root/tools/lab/next_network.sh" "$dir" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the first run failed"; }
 for marker in train eval eval-previous export quantize gate match; do
   [[ -e "$dir/$marker.done" ]] || fail "no $marker.done after a complete run"
@@ -61,7 +61,7 @@ rm "$dir"/{train,eval,export,match}.done
 head -1 "$dir/match.jsonl" > "$dir/match.jsonl.1" && mv "$dir/match.jsonl.1" "$dir/match.jsonl"
 first_game=$(head -1 "$dir/match.jsonl")
 chunk_before=$(stat -c %Y "$data"/chunk-7/*.zhrec | sort | tail -1)
-bash "$root/tools/next_network.sh" "$dir" > "$work/second.log" 2>&1 \
+bash "$root/tools/lab/next_network.sh" "$dir" > "$work/second.log" 2>&1 \
   || { cat "$work/second.log"; fail "the resumed run failed"; }
 grep -q "chunk-7: done before" "$work/second.log" || fail "chunk-7 was made again"
 grep -q "test-set: done before" "$work/second.log" || fail "the test set was made again"
@@ -73,7 +73,7 @@ grep -q "resumed at step" "$dir/train.log" || fail "training did not resume from
 
 # A network under GATE_MIN in the gate gets no timed match (no score reaches 2).
 rm "$dir/match.done" "$dir/match.jsonl"
-GATE_MIN=2 bash "$root/tools/next_network.sh" "$dir" > "$work/gated.log" 2>&1 \
+GATE_MIN=2 bash "$root/tools/lab/next_network.sh" "$dir" > "$work/gated.log" 2>&1 \
   || { cat "$work/gated.log"; fail "the gated run failed"; }
 grep -q "^== gate: toy-next scored .* in 2 games at 20 nodes a move" "$work/gated.log" \
   || { cat "$work/gated.log"; fail "no gate score"; }
@@ -81,14 +81,14 @@ grep -q "no timed match" "$work/gated.log" || fail "the gate did not stop the ti
 [[ ! -e "$dir/match.done" && ! -e "$dir/match.jsonl" ]] || fail "a match was played past the gate"
 
 # DATA_ONLY: one more chunk for the lab, and nothing trained.
-DATA_ONLY=1 CHUNKS=3 bash "$root/tools/next_network.sh" "$work/bulk" > "$work/bulk.log" 2>&1 \
+DATA_ONLY=1 CHUNKS=3 bash "$root/tools/lab/next_network.sh" "$work/bulk" > "$work/bulk.log" 2>&1 \
   || { cat "$work/bulk.log"; fail "the data-only run failed"; }
 [[ -e "$data/chunk-9.done" ]] || fail "DATA_ONLY did not make the third chunk"
 grep -q "chunk-7: done before" "$work/bulk.log" || fail "DATA_ONLY made chunk-7 again"
 [[ ! -e "$work/bulk/train.done" && ! -e "$work/bulk/run" ]] || fail "DATA_ONLY trained a network"
 
 # A missing base set is named, before any work.
-if BASE_DATA=$work/nowhere bash "$root/tools/next_network.sh" "$work/other" > "$work/bad.log" 2>&1; then
+if BASE_DATA=$work/nowhere bash "$root/tools/lab/next_network.sh" "$work/other" > "$work/bad.log" 2>&1; then
   fail "a missing BASE_DATA was accepted"
 fi
 grep -q "BASE_DATA .*nowhere: no such directory" "$work/bad.log" || { cat "$work/bad.log"; fail "unclear error"; }
@@ -96,7 +96,7 @@ grep -q "BASE_DATA .*nowhere: no such directory" "$work/bad.log" || { cat "$work
 # A starter-set folder without the set is named, and nothing is marked imported.
 mkdir -p "$work/no-set"
 if ZHBOT_TEACHER_SET=$work/no-set BASE_DATA=$lab/data/starter \
-  bash "$root/tools/next_network.sh" "$work/other" > "$work/no-set.log" 2>&1; then
+  bash "$root/tools/lab/next_network.sh" "$work/other" > "$work/no-set.log" 2>&1; then
   fail "a starter-set folder without the set was accepted"
 fi
 grep -q "ZHBOT_TEACHER_SET .*no-set: no \*.jsonl.gz files there" "$work/no-set.log" \

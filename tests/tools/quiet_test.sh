@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/quiet.sh: a lab job (a process group of its own, found by its command line) is stopped
+# tools/measure/quiet.sh: a lab job (a process group of its own, found by its command line) is stopped
 # while the command runs and running again after it, also after a command that fails; the
 # command's exit status is passed on; a job that does not match is left alone.
 set -euo pipefail
@@ -19,20 +19,20 @@ trap 'kill -CONT -- "-$lab" "-$other" 2>/dev/null; kill -- "-$lab" "-$other" 2>/
 export QUIET_PAUSE="^bash -c .* $marker-lab\$"
 
 # The command sees the lab job stopped (within 5 s: SIGSTOP is delivered asynchronously).
-seen=$(bash "$root/tools/quiet.sh" bash -c "
+seen=$(bash "$root/tools/measure/quiet.sh" bash -c "
   for i in \$(seq 50); do [[ \$(ps -o stat= -p $lab | cut -c1) == T ]] && break; sleep 0.1; done
   echo \$(ps -o stat= -p $lab | cut -c1) \$(ps -o stat= -p $other | cut -c1)" 2>/dev/null)
 check "the lab job is stopped during the command, the other is not" "[[ '$seen' == 'T '[SR] ]]"
 check "the lab job runs again after the command" "[[ \$(state $lab) != T ]]"
 
 set +e
-bash "$root/tools/quiet.sh" bash -c 'exit 7' 2>/dev/null
+bash "$root/tools/measure/quiet.sh" bash -c 'exit 7' 2>/dev/null
 status=$?
 set -e
 check "the command's exit status is passed on" "[[ $status == 7 ]]"
 check "the lab job runs again after a failing command" "[[ \$(state $lab) != T ]]"
 
-bash "$root/tools/quiet.sh" >/dev/null 2>&1 && usage=0 || usage=$?
+bash "$root/tools/measure/quiet.sh" >/dev/null 2>&1 && usage=0 || usage=$?
 check "no command: a usage error" "[[ $usage == 2 ]]"
 
 echo "$failures failure(s)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/settings_check.sh at toy scale (under a minute): both suites with the defaults and one
+# tools/measure/settings_check.sh at toy scale (under a minute): both suites with the defaults and one
 # setting, that setting's refereed match, the report; run again, it redoes nothing.
 # Usage: settings_check_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 export ZHBOT_LAB=$work/lab ZHBOT=$zhbot PYTHON=$python MODEL=$work/toy.pt \
   SETTINGS="cpuct_init=3.5,virtual_loss=1" SUITE_NODES=30 MATCH_NODES=20 MATCH_GAMES=2 \
   MATCH_MAX_PLIES=60
-bash "$root/tools/settings_check.sh" > "$work/first.log" 2>&1 \
+bash "$root/tools/measure/settings_check.sh" > "$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the first run failed"; }
 dir=$work/lab/settings-toy
 for marker in suite-mate-default suite-defence-default suite-mate-cpuct_init=3.5,virtual_loss=1 \
@@ -32,7 +32,7 @@ report=$(tail -2 "$work/first.log")
   || { cat "$work/first.log"; fail "no suite and match line for the setting"; }
 
 # Run again: every step is done before, the report is the same.
-bash "$root/tools/settings_check.sh" > "$work/second.log" 2>&1 \
+bash "$root/tools/measure/settings_check.sh" > "$work/second.log" 2>&1 \
   || { cat "$work/second.log"; fail "the second run failed"; }
 skipped=$(grep -c ': done before$' "$work/second.log" || true)
 [[ "$skipped" == 5 ]] || { cat "$work/second.log"; fail "the second run made a step again"; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tools/ship_network.sh on a copy of the files it changes: a good network becomes the default in
-# all three places tools and zhbot read it from; each bad input is refused with its reason and
+# tools/lab/ship_network.sh on a copy of the files it changes: a good network becomes the default
+# in all three places tools and zhbot read it from; each bad input is refused with its reason and
 # leaves every file as it was.
 # shellcheck disable=SC2034  # variables read by the conditions that check() evaluates
 set -euo pipefail
@@ -12,11 +12,11 @@ check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; failures=$((fa
 
 # A checkout with the files the tool reads and changes, and a run with its two model files.
 tree=$work/tree
-mkdir -p "$tree/tools" "$tree/engine" "$tree/config" "$tree/models" "$work/run"
-cp "$root/tools/ship_network.sh" "$root/tools/shipped_model.sh" "$tree/tools/"
+mkdir -p "$tree/tools/lab" "$tree/engine" "$tree/config" "$tree/models" "$work/run"
+cp "$root/tools/lab/ship_network.sh" "$root/tools/lab/shipped_model.sh" "$tree/tools/lab/"
 cp "$root/engine/evaluator_loader.cpp" "$tree/engine/"
 cp "$root/config/zhbot.yaml" "$tree/config/"
-before=$("$tree/tools/shipped_model.sh")
+before=$("$tree/tools/lab/shipped_model.sh")
 head -c 4096 /dev/urandom > "$work/run/zhbot-net-test.pt"
 head -c 1024 /dev/urandom > "$work/run/zhbot-net-test-int8.pt"
 snapshot() { (cd "$tree" && find . -type f | sort | xargs sha256sum); }
@@ -25,7 +25,7 @@ refused() {  # refused DESCRIPTION EXPECTED-MESSAGE ARGS...: non-zero, the reaso
   local description=$1 expected=$2 out status=0 was
   shift 2
   was=$(snapshot)
-  out=$(bash "$tree/tools/ship_network.sh" "$@" 2>&1) || status=$?
+  out=$(bash "$tree/tools/lab/ship_network.sh" "$@" 2>&1) || status=$?
   check "$description: refused" "((status != 0))"
   check "$description: says why ($expected)" "[[ \"\$out\" == *\"$expected\"* ]]"
   check "$description: nothing changed" "[[ \"\$(snapshot)\" == \"\$was\" ]]"
@@ -39,10 +39,10 @@ refused "a network without its int8 file" "no int8 file" "$work/run/lonely.pt"
 refused "the network already shipped" "already the shipped network" "$root/$before"
 
 status=0
-bash "$tree/tools/ship_network.sh" "$work/run/zhbot-net-test.pt" > "$work/out" 2>&1 || status=$?
+bash "$tree/tools/lab/ship_network.sh" "$work/run/zhbot-net-test.pt" > "$work/out" 2>&1 || status=$?
 check "a good network ships" "((status == 0))"
-check "tools/shipped_model.sh names it" \
-  "[[ \$(\"$tree/tools/shipped_model.sh\") == models/zhbot-net-test.pt ]]"
+check "tools/lab/shipped_model.sh names it" \
+  "[[ \$(\"$tree/tools/lab/shipped_model.sh\") == models/zhbot-net-test.pt ]]"
 check "zhbot's built-in default names it" \
   "grep -q '^constexpr const char\* kShippedModel = \"zhbot-net-test.pt\";\$' '$tree/engine/evaluator_loader.cpp'"
 check "the loader's other lines are untouched" \

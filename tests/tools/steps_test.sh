@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/steps.sh: two runs that share a folder make a step once. The second waits while the
+# tools/lab/steps.sh: two runs that share a folder make a step once. The second waits while the
 # first makes it, then skips it; when the first fails, the second makes it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +16,7 @@ echo "$1" >> "$W/ran"
 exit "$2"
 SH
 run() {  # run TAG OUTCOME: one pipeline with the step "chunk"
-  DIR=$work W=$work bash -c "source '$root/tools/steps.sh'; step chunk bash '$work/make.sh' $1 $2"
+  DIR=$work W=$work bash -c "source '$root/tools/lab/steps.sh'; step chunk bash '$work/make.sh' $1 $2"
 }
 # wait_until COMMAND...: until COMMAND succeeds, for at most a minute.
 wait_until() { for _ in $(seq 600); do "$@" && return 0; sleep 0.1; done; return 1; }

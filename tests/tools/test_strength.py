@@ -1,20 +1,17 @@
-"""tools/strength.py: the clock notation; the refusal to pool games of another control, to read a
-damaged results file or to share one with another match; the report; and the score / Elo
-interval a ladder rung reports."""
+"""tools/measure/strength.py: the clock notation; the refusal to pool games of another control,
+to read a damaged results file or to share one with another match; the report; and the score /
+Elo interval a ladder rung reports."""
 import contextlib
 import fcntl
 import io
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-import strength  # noqa: E402
-
-STRENGTH = strength.__file__
+from tests.tools.tool_process import run_tool, scripted_engine
+from tools.measure import strength
+from tools.zhtools import match
 
 
 def game(n, a_white, result, tc="1+1", tc_ms=(60000, 1000)):
@@ -101,14 +98,10 @@ for line in sys.stdin:
 
 
 def fake_zhbot(test):
-    """A stand-in for zhbot that always answers a1a1 and logs its input to <path>.log."""
-    tmp = tempfile.TemporaryDirectory()
-    test.addCleanup(tmp.cleanup)
-    engine = os.path.join(tmp.name, "engine")
-    with open(engine, "w") as f:
-        f.write(FAKE_ENGINE % sys.executable)
-    os.chmod(engine, 0o755)
-    return engine, os.path.join(tmp.name, "match.jsonl")
+    """A stand-in for zhbot that always answers a1a1 and logs its input to <path>.log; and a
+    results file beside it."""
+    engine = scripted_engine(test, FAKE_ENGINE)
+    return engine, os.path.join(os.path.dirname(engine), "match.jsonl")
 
 
 def play_one_game(engine, out, a="zhbot"):
@@ -175,8 +168,8 @@ class Concurrency(unittest.TestCase):
             self.assertEqual(r["reason"], "illegal move: zhbot played a1a1", g)
 
     def test_a_count_below_one_is_refused(self):
-        run = subprocess.run([sys.executable, STRENGTH, "match", "--b", "fsf", "--out", "x.jsonl",
-                              "--concurrency", "0"], capture_output=True, text=True)
+        run = run_tool("tools.measure.strength", "match", "--b", "fsf", "--out", "x.jsonl",
+                       "--concurrency", "0")
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("--concurrency 0", run.stderr)
 
@@ -223,8 +216,7 @@ class Report(unittest.TestCase):
             f.write(json.dumps(game(0, True, "1-0")) + "\n")
         with open(os.path.join(folder, "ladder.log"), "w") as f:
             f.write("game 1/20: zhbot - fsf:nodes=1 1-0\n")
-        out = subprocess.run([sys.executable, STRENGTH, "report", "--dir", folder],
-                             capture_output=True, text=True, check=True).stdout
+        out = run_tool("tools.measure.strength", "report", "--dir", folder).stdout
         self.assertIn("fsf:nodes=1", out)
         self.assertIn("100.0%", out)
 
@@ -243,8 +235,7 @@ class Report(unittest.TestCase):
                   os.path.join(tmp.name, "confirm-fsf_nodes100.jsonl"))
         order = [b for b, _ in strength.report(tmp.name, "zhbot")]
         self.assertEqual(order, ["fsf:nodes=1000", "fsf:skill=3", "fsf:skill=10", "fsf:nodes=100"])
-        out = subprocess.run([sys.executable, STRENGTH, "report", "--dir", tmp.name,
-                              "--markdown"], capture_output=True, text=True, check=True).stdout
+        out = run_tool("tools.measure.strength", "report", "--dir", tmp.name, "--markdown").stdout
         rows = out.splitlines()
         self.assertEqual(rows[0].count("|"), 7)
         self.assertEqual(rows[2].split(" | ")[:4], ["| fsf:nodes=1000", "1+1", "4", "75.0 %"])
@@ -280,8 +271,8 @@ class Score(unittest.TestCase):
                                                                "zhbot:model=old.pt"))
         self.assertIn("0 / 0 / 0 (opponent: 1 / 0 / 0)",
                       strength.markdown_row([record], "zhbot", "zhbot:model=old.pt"))
-        self.assertEqual(strength.failure("crash: fsf:nodes=1 (exited)")[1], "fsf:nodes=1")
-        self.assertEqual(strength.failure("time forfeit: zhbot")[1], "zhbot")
+        self.assertEqual(match.failure("crash: fsf:nodes=1 (exited)")[1], "fsf:nodes=1")
+        self.assertEqual(match.failure("time forfeit: zhbot")[1], "zhbot")
 
     def test_the_clock_left_at_the_end_is_the_measured_sides(self):
         games = [dict(game(0, True, "1-0"), clock_ms={"w": 12000, "b": 3000}),

@@ -5,19 +5,15 @@ no insufficient material)."""
 import argparse
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
-TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
-sys.path.insert(0, TOOLS)
-import strength  # noqa: E402
-import deep_suites  # noqa: E402
-import suites  # noqa: E402
-from zhtools import epd, lab, referee, timecontrol, uci  # noqa: E402
-from zhtools.fairy import FairyStockfish  # noqa: E402
-from zhtools.fairy import Line as FairyLine  # noqa: E402
+from tests.tools.tool_process import run_tool, scripted_engine
+from tools.measure import deep_suites, strength, suites
+from tools.zhtools import epd, lab, match, referee, timecontrol, uci
+from tools.zhtools.fairy import FairyStockfish
+from tools.zhtools.fairy import Line as FairyLine
 
 
 class TimeControlNotation(unittest.TestCase):
@@ -38,8 +34,7 @@ class TimeControlNotation(unittest.TestCase):
     def test_uci_match_reads_tc_as_lichess_notation(self):
         # uci_match.py once read --tc as seconds: "1" alone (seconds) must now be refused as
         # a usage error before any engine starts.
-        run = subprocess.run([sys.executable, os.path.join(TOOLS, "uci_match.py"), "--zhbot",
-                              "unused", "--tc", "10"], capture_output=True, text=True)
+        run = run_tool("tools.measure.uci_match", "--zhbot", "unused", "--tc", "10")
         self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("MINUTES+SECONDS", run.stderr)
 
@@ -59,10 +54,16 @@ class LabFolder(unittest.TestCase):
                 self.assertEqual(os.path.dirname(out), os.path.join(where, "strength", "matches"))
                 self.assertEqual(os.path.basename(out), "zhbot--fsf_nodes1000--1+1.jsonl")
 
-    def test_the_default_lab_is_outside_the_checkout(self):
+    def test_the_default_lab_is_the_shells_and_outside_the_checkout(self):
         env = {k: v for k, v in os.environ.items() if k != "ZHBOT_LAB"}
         with mock.patch.dict(os.environ, env, clear=True):
             self.assertEqual(lab.lab_dir(), "/var/tmp/zhbot-lab")
+        # What tools/lab/lab.sh exports when ZHBOT_LAB is unset (its line, run alone: sourcing
+        # the whole file would create the folder).
+        shell = subprocess.run(["bash", "-c", 'unset ZHBOT_LAB; eval "$(grep "^ZHBOT_LAB=" "$1")"; '
+                                'echo "$ZHBOT_LAB"', "-", lab.LAB_SH],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        self.assertEqual(shell, lab.default_lab())
 
 
 class PositionFiles(unittest.TestCase):
@@ -103,6 +104,88 @@ class UciHelpers(unittest.TestCase):
             engine.read_until("uciok")
         self.assertIn("true exited", str(e.exception))
         engine.quit()
+
+
+# A pondering engine: its real searches answer e2e4 (expecting e7e5), then d2d4 (expecting
+# d7d5); a `go ponder` answers only once told `ponderhit` or `stop`, as UCI wants.
+PONDERING_ENGINE = """#!%s
+import sys
+log = open(sys.argv[0] + ".log", "w")
+answers = iter(["e2e4 ponder e7e5", "d2d4 ponder d7d5", "g1f3"])
+pondering = False
+for line in sys.stdin:
+    log.write(line); log.flush()
+    words = line.split()
+    cmd = words[0] if words else ""
+    if cmd == "uci": print("uciok", flush=True)
+    elif cmd == "isready": print("readyok", flush=True)
+    elif cmd == "go" and "ponder" in words: pondering = True
+    elif cmd == "go" or (cmd == "ponderhit" and pondering):
+        pondering = False
+        print("info depth 1 score cp 12", flush=True)
+        print("bestmove " + next(answers), flush=True)
+    elif cmd == "stop" and pondering:
+        pondering = False
+        print("bestmove a2a3", flush=True)
+    elif cmd == "quit": break
+"""
+
+
+class Pondering(unittest.TestCase):
+    def engine(self):
+        return scripted_engine(self, PONDERING_ENGINE)
+
+    def test_the_expected_reply_is_a_ponderhit_and_another_stops_the_ponder_search(self):
+        path = self.engine()
+        player = match.Player("zhbot", path, ponder=True)
+        clock = {"w": 60000, "b": 60000}
+        try:
+            player.new_game()
+            self.assertEqual(player.go("position startpos", clock, 1000), "e2e4")
+            self.assertEqual(player.ponder_move, "e7e5")
+            player.ponder("position startpos moves e2e4 e7e5", clock, 1000)
+            # The opponent played the move expected: the ponder search becomes the real one.
+            self.assertEqual(player.go("position startpos moves e2e4 e7e5", clock, 1000), "d2d4")
+            player.ponder("position startpos moves e2e4 e7e5 d2d4 d7d5", clock, 1000)
+            # It played another: the ponder search is stopped, its answer dropped, a new one run.
+            self.assertEqual(player.go("position startpos moves e2e4 e7e5 d2d4 g8f6", clock,
+                                       1000), "g1f3")
+            self.assertEqual(player.scores, [])  # play_game, not Player, keeps the scores
+        finally:
+            player.quit()
+        with open(path + ".log") as f:
+            told = [line for line in f.read().splitlines() if not line.startswith(
+                ("uci", "setoption", "isready", "ucinewgame", "quit"))]
+        self.assertEqual(told, [
+            "position startpos",
+            "go wtime 60000 btime 60000 winc 1000 binc 1000",
+            "position startpos moves e2e4 e7e5",
+            "go ponder wtime 60000 btime 60000 winc 1000 binc 1000",
+            "ponderhit",
+            "position startpos moves e2e4 e7e5 d2d4 d7d5",
+            "go ponder wtime 60000 btime 60000 winc 1000 binc 1000",
+            "stop",
+            "position startpos moves e2e4 e7e5 d2d4 g8f6",
+            "go wtime 60000 btime 60000 winc 1000 binc 1000"])
+
+    def test_a_game_that_ends_while_a_side_ponders_stops_that_search(self):
+        path = self.engine()
+        zh, fsf = match.Player("zhbot", path, ponder=True), match.Player("fsf:nodes=1", None)
+        ref = referee.Referee()
+        try:
+            # Three plies, the last one zhbot's: the ply cap ends the game while zhbot ponders.
+            (result, reason), moves, _, move_ms = match.play_game(zh, fsf, None, (60000, 1000),
+                                                                  3, ref)
+        finally:
+            zh.quit()
+            fsf.quit()
+            ref.quit()
+        self.assertEqual((moves[0], moves[2], len(move_ms)), ("e2e4", "d2d4", 3))
+        self.assertEqual(zh.pondering, None)
+        with open(path + ".log") as f:
+            told = f.read().splitlines()
+        self.assertEqual(told[-2:], ["stop", "quit"])
+        self.assertEqual(len(zh.scores), 2)
 
 
 def state_of(ref, fen, moves=()):
@@ -179,9 +262,7 @@ class SuiteSearchLimit(unittest.TestCase):
         self.assertEqual(go(argparse.Namespace(nodes=0, movetime=1000)), "go movetime 1000")
 
     def test_a_negative_node_count_is_refused(self):
-        r = subprocess.run([sys.executable, os.path.join(TOOLS, "suites.py"), "solve",
-                            "--suite", "none.epd", "--nodes", "-5"],
-                           capture_output=True, text=True)
+        r = run_tool("tools.measure.suites", "solve", "--suite", "none.epd", "--nodes", "-5")
         self.assertEqual(r.returncode, 2)
         self.assertIn("--nodes must be >= 0", r.stderr)
 
@@ -258,8 +339,7 @@ class DefenceLabels(unittest.TestCase):
 
     def test_make_needs_exactly_one_source(self):
         for extra in ([], ["--teacher", "t.jsonl.gz", "--shards", "dir"]):
-            r = subprocess.run([sys.executable, os.path.join(TOOLS, "suites.py"), "make"] + extra,
-                               capture_output=True, text=True)
+            r = run_tool("tools.measure.suites", "make", *extra)
             self.assertEqual(r.returncode, 2)
             self.assertIn("exactly one of --teacher and --shards", r.stderr)
 

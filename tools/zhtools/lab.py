@@ -1,14 +1,28 @@
 """The lab: one folder outside the checkout for long jobs (teacher data, checkpoints, match
-results), so they outlive a checkout laid anew. `$ZHBOT_LAB`, else /var/tmp/zhbot-lab (kept
-across reboots, unlike /tmp). Folders are created when first used."""
+results), so they outlive a checkout laid anew: `$ZHBOT_LAB`, else the default that
+tools/lab/lab.sh sets for the shell, read from that one line so that the two never differ.
+Folders are created when first used."""
 import os
+import re
 
-DEFAULT_LAB = "/var/tmp/zhbot-lab"
+from tools.zhtools import ROOT
+
+LAB_SH = os.path.join(ROOT, "tools", "lab", "lab.sh")
+DEFAULT_LINE = re.compile(r"^ZHBOT_LAB=\$\{ZHBOT_LAB:-([^}]+)\}$", re.M)
+
+
+def default_lab():
+    """The lab folder when $ZHBOT_LAB is unset: `ZHBOT_LAB=${ZHBOT_LAB:-DEFAULT}` in lab.sh."""
+    with open(LAB_SH, encoding="utf-8") as f:
+        found = DEFAULT_LINE.search(f.read())
+    if not found:
+        raise RuntimeError("%s: no line ZHBOT_LAB=${ZHBOT_LAB:-FOLDER}" % LAB_SH)
+    return found.group(1)
 
 
 def lab_dir():
     """The lab folder (not created)."""
-    return os.path.abspath(os.environ.get("ZHBOT_LAB") or DEFAULT_LAB)
+    return os.path.abspath(os.environ.get("ZHBOT_LAB") or default_lab())
 
 
 def lab_path(*parts):

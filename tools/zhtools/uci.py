@@ -7,13 +7,15 @@ class EngineError(RuntimeError):
 
 
 class UciEngine:
-    """One UCI process. `name` only labels errors and logs; `argv` starts the engine."""
+    """One UCI process. `name` only labels errors and logs; `argv` starts the engine, with
+    `env` as its environment when given (else this process's)."""
 
-    def __init__(self, name, argv):
+    def __init__(self, name, argv, env=None):
         self.name = name
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                         stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                                         env=env)
         except OSError as e:
             raise EngineError("%s: cannot start %s (%s)" % (name, argv[0], e)) from e
 

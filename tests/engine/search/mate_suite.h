@@ -1,6 +1,6 @@
 #pragma once
-// The project's mate suite (tools/suites/mate.epd) for the mate-search tests: each position's
-// FEN with the mate's length in moves, as Fairy-Stockfish found it.
+// The project's mate suite (tools/measure/suites/mate.epd) for the mate-search tests: each
+// position's FEN with the mate's length in moves, as Fairy-Stockfish found it.
 
 #include <fstream>
 #include <string>
@@ -12,7 +12,7 @@
 namespace zh::test {
 
 inline std::vector<std::pair<std::string, int>> mate_suite() {
-  std::ifstream in(data_dir() + "/../../tools/suites/mate.epd");
+  std::ifstream in(data_dir() + "/../../tools/measure/suites/mate.epd");
   std::vector<std::pair<std::string, int>> out;
   std::string line;
   while (std::getline(in, line)) {

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The offline demo: starts the lichess emulator on a free loopback port, then `zhbot run`
+# against it. The emulator challenges the bot from a simulated human (Fairy-Stockfish, no BOT
+# title) as soon as the bot's event stream opens; the game is played in real time with the
+# daemon's logs on the terminal, and the bot's PGN is printed at the end.
+#   tools/ci/demo.sh <build-dir>
+set -euo pipefail
+build=${1:-build/default}
+zhbot="$build/bot/zhbot"
+emulator="$build/tests/emulator/lichess-emulator"
+for bin in "$zhbot" "$emulator"; do
+  [[ -x $bin ]] || { echo "demo: $bin is missing; run 'make build' first" >&2; exit 1; }
+done
+
+run_dir="$build/demo-run"
+rm -rf "$run_dir"
+mkdir -p "$run_dir"
+run_dir=$(cd "$run_dir" && pwd)
+
+# The emulator's own token: a local stand-in, not a lichess secret.
+token=lip_emulator_token
+opponent='{"type":"engine","skill":2,"movetime_ms":700,"delay_ms":300,"greeting":"Good luck, have fun!"}'
+challenge="{\"user\":{\"name\":\"FairyHuman\",\"rating\":1650},\"limit_s\":120,\"increment_s\":2,\"rated\":false,\"opponent\":$opponent}"
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+"$emulator" --port 0 --port-file "$run_dir/port" --token "$token" --challenge "$challenge" \
+  >"$run_dir/emulator.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [[ -s $run_dir/port ]] && break; sleep 0.1; done
+[[ -s $run_dir/port ]] || { echo "demo: the emulator did not start:" >&2; cat "$run_dir/emulator.log" >&2; exit 1; }
+port=$(cat "$run_dir/port")
+echo "demo: lichess emulator on http://127.0.0.1:$port (log: $run_dir/emulator.log)"
+
+sed -e "s|DEMO_PORT|$port|" -e "s|DEMO_DIR|$run_dir|" config/demo.yaml >"$run_dir/demo.yaml"
+LICHESS_BOT_TOKEN=$token "$zhbot" run --config "$run_dir/demo.yaml" &
+pids+=($!)
+bot_pid=$!
+
+# Wait for the game to start and then to end, as the server sees it.
+admin="http://127.0.0.1:$port/admin"
+game=""
+for _ in $(seq 300); do
+  game=$(curl -fsS "$admin/games" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p' | sed -n 1p)
+  [[ -n $game ]] && break
+  kill -0 "$bot_pid" 2>/dev/null || { echo "demo: zhbot exited before the game began" >&2; exit 1; }
+  sleep 0.2
+done
+[[ -n $game ]] || { echo "demo: no game started within 60 s" >&2; exit 1; }
+echo "demo: game $game started; watch it live: curl -s $admin/games/$game"
+while curl -fsS "$admin/games/$game" | grep -q '"status":"started"'; do
+  kill -0 "$bot_pid" 2>/dev/null || { echo "demo: zhbot exited during the game" >&2; exit 1; }
+  sleep 1
+done
+
+pgn="$run_dir/pgn/$game.pgn"
+for _ in $(seq 50); do [[ -s $pgn ]] && break; sleep 0.1; done
+kill -TERM "$bot_pid"
+wait "$bot_pid" || true
+echo
+echo "demo: the game is over; zhbot's PGN ($pgn):"
+echo
+cat "$pgn" 2>/dev/null || { echo "demo: zhbot wrote no PGN; the server's record:"; curl -fsS "$admin/games/$game/pgn"; }

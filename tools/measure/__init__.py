@@ -1,0 +1,1 @@
+"""Measurement: strength matches, tactical suites, perft and search speed, latency checks."""

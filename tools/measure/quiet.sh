@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs one command on a quiet machine: every lab job is paused (SIGSTOP to its whole process
+# group: the script, its training, its teachers) while the command runs, and continued when it
+# ends, also when it fails or is interrupted. A timed match needs this on a small machine: load
+# steals clock from both sides unequally (training/README.md, "The lab").
+#
+#   tools/measure/quiet.sh python3 -m tools.measure.strength match --a ... --b ... --tc 1+1 --games 30
+#
+# Lab jobs are the process groups of the processes whose command line matches QUIET_PAUSE (an
+# extended regular expression; default: the runs of tools/lab/next_network.sh, tools/lab/lab_chunks.sh
+# (which runs next_network.sh), tools/lab/teacher_budget.sh and tools/measure/tactics_matrix.sh). A job
+# started with `setsid nohup` is a group of its own; one started from this shell without it
+# shares the shell's group, which is never paused.
+set -euo pipefail
+if [[ $# -eq 0 ]]; then
+  echo "usage: tools/measure/quiet.sh COMMAND [ARG...]" >&2
+  exit 2
+fi
+pattern=${QUIET_PAUSE:-tools/(next_network|teacher_budget|lab_chunks|tactics_matrix)\.sh}
+own_group=$(ps -o pgid= -p $$ | tr -d ' ')
+groups=()
+for pid in $(pgrep -f -- "$pattern" || true); do
+  group=$(ps -o pgid= -p "$pid" | tr -d ' ') || continue  # it ended meanwhile
+  [[ -n "$group" && "$group" != "$own_group" && " ${groups[*]} " != *" $group "* ]] \
+    && groups+=("$group")
+done
+
+resume() {
+  local group
+  for group in "${groups[@]}"; do
+    kill -CONT -- "-$group" 2>/dev/null && echo "quiet: resumed process group $group" >&2
+  done
+  return 0
+}
+trap resume EXIT
+trap 'exit 130' INT TERM
+for group in "${groups[@]}"; do
+  kill -STOP -- "-$group" && echo "quiet: paused process group $group" >&2
+done
+[[ ${#groups[@]} -gt 0 ]] || echo "quiet: no lab job is running" >&2
+"$@"
