@@ -23,11 +23,6 @@ std::optional<std::int64_t> our_clock(const SearchLimits& limits, Color us) {
   return us == kWhite ? limits.wtime : limits.btime;
 }
 
-std::int64_t ms_since(TimePoint start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(zh::steady_clock().now() - start)
-      .count();
-}
-
 // The explorer is skipped when its whole timeout would be more than this share of our clock.
 constexpr std::int64_t kExplorerClockShare = 20;
 
@@ -65,9 +60,11 @@ std::shared_ptr<const BookSources> load_book_sources(const BookConfig& config,
 }
 
 BookMoveEngine::BookMoveEngine(std::unique_ptr<MoveEngine> inner,
-                               std::shared_ptr<const BookSources> sources, std::uint64_t seed)
+                               std::shared_ptr<const BookSources> sources, std::uint64_t seed,
+                               Clock& clock)
     : inner_(std::move(inner)),
       sources_(std::move(sources)),
+      clock_(clock),
       log_(spdlog::default_logger()),
       rng_(seed != 0 ? seed : std::random_device{}() * 0x100000001ull) {}
 
@@ -171,9 +168,9 @@ void BookMoveEngine::think(const Game& game, const SearchLimits& limits,
 void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
                                           std::function<void(const ThinkResult&)> done) {
   const Position& pos = game.position();
-  const auto start = zh::steady_clock().now();
+  const auto start = clock_.now();
   const ExplorerAnswer answer = sources_->explorer->query(pos.fen());
-  const std::int64_t spent = ms_since(start);
+  const std::int64_t spent = ms_between(start, clock_.now());
   std::string detail;
   const Move m = answer.error.empty() ? from_explorer(answer, pos, detail) : Move();
   if (!m.is_null()) {
@@ -209,12 +206,13 @@ void BookMoveEngine::explorer_then_search(Game game, SearchLimits limits,
 
 void BookMoveEngine::deliver_after(ThinkResult result, std::int64_t delay_ms,
                                    const std::function<void(const ThinkResult&)>& done) {
-  const auto start = zh::steady_clock().now();
+  const auto start = clock_.now();
   {
     std::unique_lock lock(mutex_);
-    cv_.wait_for(lock, std::chrono::milliseconds(delay_ms), [this] { return stopped_; });
+    clock_.wait_until(lock, cv_, start + std::chrono::milliseconds(delay_ms),
+                      [this] { return stopped_; });
   }
-  result.time_ms += ms_since(start);
+  result.time_ms += ms_between(start, clock_.now());
   result.search_us = result.time_ms * 1000;
   done(result);
 }

@@ -26,6 +26,7 @@
 #include "bot/config/book_config.h"
 #include "bot/game/move_engine.h"
 #include "engine/book/opening_book.h"
+#include "engine/util/clock.h"
 
 namespace zh::bot {
 
@@ -46,9 +47,10 @@ std::shared_ptr<const BookSources> load_book_sources(const BookConfig& config,
 
 class BookMoveEngine final : public MoveEngine {
  public:
-  // `seed` 0: a random seed (weighted choice).
+  // `seed` 0: a random seed (weighted choice). `clock` times the explorer's query and holds
+  // a book move back for the human minimum think time.
   BookMoveEngine(std::unique_ptr<MoveEngine> inner, std::shared_ptr<const BookSources> sources,
-                 std::uint64_t seed = 0);
+                 std::uint64_t seed = 0, Clock& clock = steady_clock());
   ~BookMoveEngine() override;
 
   void new_game() override;
@@ -76,6 +78,7 @@ class BookMoveEngine final : public MoveEngine {
 
   std::unique_ptr<MoveEngine> inner_;
   std::shared_ptr<const BookSources> sources_;
+  Clock& clock_;
   std::shared_ptr<spdlog::logger> log_;
   std::mt19937_64 rng_;
   bool explorer_done_ = false;  // this game: the explorer failed or had no move

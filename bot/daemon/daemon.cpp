@@ -191,7 +191,7 @@ int Daemon::run() {
         break;
       }
     }
-    std::this_thread::sleep_for(kMainLoopSleep);
+    clock_.sleep_for(kMainLoopSleep, cancel_);
   }
   if (immediate_ && !fatal_)
     spdlog::warn("leaving at once; running games resume on the next start");

@@ -10,8 +10,8 @@
 namespace zh {
 
 InferenceService::InferenceService(std::unique_ptr<Evaluator> backend,
-                                   InferenceServiceConfig config)
-    : backend_(std::move(backend)), config_(config) {
+                                   InferenceServiceConfig config, Clock& clock)
+    : backend_(std::move(backend)), config_(config), clock_(clock) {
   if (!backend_) throw std::invalid_argument("InferenceService needs a backend");
   if (config_.max_batch < 1)
     throw std::invalid_argument("InferenceService: max_batch must be >= 1");
@@ -37,7 +37,7 @@ void InferenceService::shutdown() {
 }
 
 void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group) {
-  const auto now = steady_clock().now();
+  const auto now = clock_.now();
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
@@ -140,18 +140,19 @@ void InferenceService::run() {
         wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
         if (queue_.empty()) return;  // stopping, nothing left
         const auto deadline = queue_.front().submitted + max_wait;
-        if (queue_.size() >= max_batch || stopping_ || steady_clock().now() >= deadline) break;
-        wake_.wait_until(lock, deadline, [&] { return queue_.size() >= max_batch || stopping_; });
+        if (queue_.size() >= max_batch || stopping_ || clock_.now() >= deadline) break;
+        clock_.wait_until(lock, wake_, deadline,
+                          [&] { return queue_.size() >= max_batch || stopping_; });
       }
       const std::size_t n = std::min(max_batch, queue_.size());
       batch.assign(std::make_move_iterator(queue_.begin()),
                    std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(n)));
       queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-      if (running_++ == 0) busy_since_ = steady_clock().now();
+      if (running_++ == 0) busy_since_ = clock_.now();
       // What is left is the next batch: another worker may start gathering it now.
       if (!queue_.empty() && config_.in_flight > 1) wake_.notify_one();
     }
-    const auto started = steady_clock().now();
+    const auto started = clock_.now();
     double waited_us = 0.0;
     inputs.clear();
     for (const Request& r : batch) {
@@ -166,7 +167,7 @@ void InferenceService::run() {
       failure = message_of(std::current_exception());  // the exception stays on this thread
     }
     const double forward_us =
-        std::chrono::duration<double, std::micro>(steady_clock().now() - started).count();
+        std::chrono::duration<double, std::micro>(clock_.now() - started).count();
     if (!failure)
       for (std::size_t i = 0; i < batch.size(); ++i)
         std::swap(batch[i].group->outputs[batch[i].slot], outputs[i]);
@@ -178,8 +179,7 @@ void InferenceService::run() {
       queue_wait_us_sum_ += waited_us;
       forward_us_sum_ += forward_us;
       if (--running_ == 0)
-        busy_us_ +=
-            std::chrono::duration<double, std::micro>(steady_clock().now() - busy_since_).count();
+        busy_us_ += std::chrono::duration<double, std::micro>(clock_.now() - busy_since_).count();
     }
     finish(batch, failure);
     batch.clear();

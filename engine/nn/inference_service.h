@@ -56,8 +56,9 @@ InferenceStats combine_stats(const std::vector<InferenceStats>& all, int max_bat
 class InferenceService final : public Evaluator {
  public:
   // Throws std::invalid_argument for a null backend, max_batch < 1, max_wait_us < 0 or
-  // in_flight < 1.
-  InferenceService(std::unique_ptr<Evaluator> backend, InferenceServiceConfig config);
+  // in_flight < 1. `clock` times the batch deadline (max_wait_us) and the statistics.
+  InferenceService(std::unique_ptr<Evaluator> backend, InferenceServiceConfig config,
+                   Clock& clock = steady_clock());
   // Completes every request already submitted, then stops the worker.
   ~InferenceService() override;
   InferenceService(const InferenceService&) = delete;
@@ -117,6 +118,7 @@ class InferenceService final : public Evaluator {
 
   std::unique_ptr<Evaluator> backend_;
   const InferenceServiceConfig config_;
+  Clock& clock_;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -2,8 +2,10 @@
 // Time as zhbot's code sees it, engine and bot alike. Everything that reads the time, sleeps or
 // waits with a deadline goes through a Clock, so tests drive time limits with a fake clock
 // (tests/support/fake_clock.h) instead of waiting, and nothing depends on the machine's load.
-// Reads are held to it by a test (tests/tools/test_one_clock.py): this file and clock.cpp are
-// the only ones in engine/ and bot/ that call a std::chrono clock's now().
+// A test holds the code to it (tests/tools/test_one_clock.py): this file and clock.cpp are the
+// only ones in engine/ and bot/ that call a std::chrono clock's now(), and a sleep or a timed
+// wait on a condition variable is left only where real work is paced (a child process polled,
+// the simulated device's latency, the prover's share of a core): the test lists them.
 
 #include <chrono>
 #include <condition_variable>

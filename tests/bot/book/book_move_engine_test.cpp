@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/bot/book/book_test_support.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh::bot {
 namespace {
@@ -15,14 +16,14 @@ using test::ScriptedExplorer;
 
 struct Fixture {
   explicit Fixture(BookConfig config, std::shared_ptr<OpeningExplorer> explorer = nullptr,
-                   bool with_book = true) {
+                   bool with_book = true, Clock& clock = steady_clock()) {
     auto sources = std::make_shared<BookSources>();
     sources->config = config;
     if (with_book) sources->book = test::small_book();
     sources->explorer = std::move(explorer);
     auto recording = std::make_unique<RecordingEngine>();
     inner = recording.get();
-    engine = std::make_unique<BookMoveEngine>(std::move(recording), sources, 42);
+    engine = std::make_unique<BookMoveEngine>(std::move(recording), sources, 42, clock);
   }
   // The sink outlives the engine: the engine's destructor joins the thread that delivers.
   ResultSink sink;
@@ -124,16 +125,22 @@ TEST(BookMoveEngine, BookDelayIsTheHumanMinimumCappedByTheClock) {
 }
 
 TEST(BookMoveEngine, AgainstAHumanTheBookMoveWaitsTheMinimumThinkTime) {
-  Fixture f(book_config());
+  zh::test::FakeClock clock;
+  Fixture f(book_config(), nullptr, true, clock);
   SearchLimits l = bot_limits();
   l.human_opponent = true;
   l.min_think_ms = 300;
-  const auto start = std::chrono::steady_clock::now();
   f.engine->think(Game(), l, f.sink.callback());
+  // Held back on the clock: 299 ms on, still no move.
+  ASSERT_TRUE(clock.wait_parked());
+  clock.advance(std::chrono::milliseconds(299));
+  ASSERT_TRUE(clock.wait_parked());
+  EXPECT_EQ(f.sink.count(), 0u);
+  clock.advance(std::chrono::milliseconds(1));
   const auto r = f.sink.wait(0);
   ASSERT_TRUE(r);
-  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
-  EXPECT_GE(r->time_ms, 300);  // what the session charges to our clock in the PGN
+  EXPECT_EQ(r->time_ms, 300);  // what the session charges to our clock in the PGN
+  EXPECT_EQ(f.inner->thinks(), 0u);
 }
 
 TEST(BookMoveEngine, StopDeliversAHeldBackMoveAtOnce) {

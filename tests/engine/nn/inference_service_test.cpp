@@ -16,6 +16,7 @@
 #include "engine/chess/game.h"
 #include "engine/nn/backends/material.h"
 #include "engine/nn/backends/sim.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh {
 namespace {
@@ -142,16 +143,35 @@ TEST(InferenceServiceTest, FullBatchesWhenRequestsQueueUp) {
   for (auto n : raw->sizes()) EXPECT_EQ(n, 4u);
 }
 
-TEST(InferenceServiceTest, LoneRequestWaitsAtMostMaxWait) {
-  InferenceService service(std::make_unique<ProbeEvaluator>(),
-                           {.max_batch = 16, .max_wait_us = 20000});
-  const auto start = std::chrono::steady_clock::now();
+TEST(InferenceServiceTest, ALoneRequestWaitsForCompanyUntilMaxWaitOnTheClock) {
+  test::FakeClock clock;
+  auto probe = std::make_unique<ProbeEvaluator>();
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 16, .max_wait_us = 20000}, clock);
   auto result = service.submit(corpus().inputs[0]);
-  // ...but not forever: it is answered with no other request coming.
+  // The worker waits on the clock for more requests; 19 ms on, it still waits.
+  ASSERT_TRUE(clock.wait_parked());
+  clock.advance(19ms);
+  ASSERT_TRUE(clock.wait_parked());
+  EXPECT_TRUE(raw->sizes().empty());
+  EXPECT_NE(result.wait_for(0s), std::future_status::ready);
+  // At max_wait it goes alone, and the queue wait it reports is the clock's.
+  clock.advance(1ms);
   ASSERT_EQ(result.wait_for(60s), std::future_status::ready);
   result.get();
-  EXPECT_GE(std::chrono::steady_clock::now() - start, 19ms);  // it waited for company...
-  EXPECT_GE(service.stats().mean_queue_wait_us, 19000.0);
+  EXPECT_EQ(raw->sizes(), std::vector<std::size_t>{1});
+  EXPECT_DOUBLE_EQ(service.stats().mean_queue_wait_us, 20000.0);
+}
+
+TEST(InferenceServiceTest, AFullBatchGoesWithoutWaitingForTheClock) {
+  test::FakeClock clock;  // never advanced: only a full batch can start
+  auto probe = std::make_unique<ProbeEvaluator>();
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 4, .max_wait_us = 1000000}, clock);
+  std::vector<std::future<Evaluation>> results;
+  for (int i = 0; i < 4; ++i) results.push_back(service.submit(corpus().inputs[i]));
+  for (auto& r : results) ASSERT_EQ(r.wait_for(60s), std::future_status::ready);
+  EXPECT_EQ(raw->sizes(), std::vector<std::size_t>{4});
 }
 
 TEST(InferenceServiceTest, BackendFailureReachesOnlyThatBatchAndServiceGoesOn) {
