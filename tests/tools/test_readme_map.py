@@ -1,6 +1,6 @@
-"""The README's architecture map names every folder of the two libraries and no folder that
-is gone: a newcomer finds the file that decides a thing from the map alone, so the map must
-keep up with the tree."""
+"""The README's architecture map names every folder of the two libraries and of tools/, and no
+folder that is gone: a newcomer finds the file that decides a thing from the map alone, so the
+map must keep up with the tree."""
 import os
 import re
 import unittest
@@ -30,6 +30,24 @@ def tree_folders(library):
             and any(n.endswith((".h", ".cpp")) for n in os.listdir(os.path.join(top, d)))}
 
 
+def map_tool_folders(readme):
+    """The folders the map's tools/ entry names: its line and the indented lines under it."""
+    lines = readme.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(" tools/ "))
+    names = set(FOLDER.findall(lines[start][len(" tools/"):]))
+    for line in lines[start + 1:]:
+        if not line.startswith(" " * 12):
+            break
+        names.update(FOLDER.findall(line))
+    return names
+
+
+def tree_tool_folders():
+    top = os.path.join(ROOT, "tools")
+    return {d for d in os.listdir(top)
+            if os.path.isdir(os.path.join(top, d)) and not d.startswith(("_", "."))}
+
+
 class ReadmeMap(unittest.TestCase):
     def setUp(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
@@ -39,6 +57,9 @@ class ReadmeMap(unittest.TestCase):
         for library in ("bot", "engine"):
             with self.subTest(library=library):
                 self.assertEqual(map_folders(self.readme, library), tree_folders(library))
+
+    def test_the_tools_entry_names_exactly_the_tool_folders(self):
+        self.assertEqual(map_tool_folders(self.readme), tree_tool_folders())
 
     def test_the_folder_pattern_reads_a_line_of_several(self):
         self.assertEqual(FOLDER.findall(" |  uci/ tools/ datagen/   UCI front end; /healthz  |"),
