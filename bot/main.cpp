@@ -8,10 +8,10 @@
 int main(int argc, char** argv) {
   CLI::App app{"zhbot " ZH_VERSION " - crazyhouse engine and lichess bot"};
   app.set_version_flag("--version", "zhbot " ZH_VERSION);
-  zh::tools::add_engine_commands(app);
+  zh::cli::add_engine_commands(app);
   zh::cli::add_check_config_command(app);
   zh::cli::add_upgrade_account_command(app);
   zh::cli::add_run_command(app);
   zh::cli::add_healthcheck_command(app);
-  return zh::tools::run_main(app, argc, argv);
+  return zh::cli::run_main(app, argc, argv);
 }

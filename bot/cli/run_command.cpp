@@ -85,7 +85,7 @@ void add_run_command(CLI::App& app) {
       config = bot::load_config(path->empty() ? std::nullopt : std::optional<std::string>(*path));
       token = bot::load_token(std::getenv("LICHESS_BOT_TOKEN"), config.bot.token_file);
     } catch (const bot::ConfigError& e) {
-      throw tools::CommandExit(bot::kExitConfig, e.what());  // a restart cannot mend the file
+      throw CommandExit(bot::kExitConfig, e.what());  // a restart cannot mend the file
     }
     // From here on the token lives only in `token`: not in the environment children inherit,
     // not in a core dump.
@@ -100,7 +100,7 @@ void add_run_command(CLI::App& app) {
           bot::parse_log_format(log_format->empty() ? config.bot.log_format : *log_format),
           config.bot.log_level, {}, log_file);
     } catch (const std::runtime_error& e) {
-      throw tools::CommandExit(bot::kExitConfig, e.what());  // a path the operator must fix
+      throw CommandExit(bot::kExitConfig, e.what());  // a path the operator must fix
     }
     for (const auto& w : token.warnings) spdlog::warn("{}", w);
     spdlog::info("zhbot {} starting; token from {}", ZH_VERSION, token.origin);
@@ -115,14 +115,14 @@ void add_run_command(CLI::App& app) {
     } catch (const EvaluatorConfigError& e) {
       // A missing, corrupt or wrong network is the configuration's fault: systemd must not
       // restart into the same failure (RestartPreventExitStatus=78).
-      throw tools::CommandExit(bot::kExitConfig, e.what());
+      throw CommandExit(bot::kExitConfig, e.what());
     }
     evaluator.warnings.clear();  // logged once above, not again by every game's engine
     std::shared_ptr<const bot::BookSources> book_sources;
     try {
       book_sources = bot::load_book_sources(config.bot.book, token.token);
     } catch (const book::BookError& e) {
-      throw tools::CommandExit(bot::kExitConfig, e.what());  // a bad book file: fix it first
+      throw CommandExit(bot::kExitConfig, e.what());  // a bad book file: fix it first
     }
     if (book_sources && book_sources->book)
       spdlog::info("opening book {}: {} positions, used up to ply {}", config.bot.book.file,
@@ -163,7 +163,7 @@ void add_run_command(CLI::App& app) {
     }
     spdlog::default_logger()->flush();
     if (rc != bot::kExitOk)
-      throw tools::CommandExit(
+      throw CommandExit(
           rc, "zhbot run stopped (exit code " + std::to_string(rc) + "); the log above says why");
   });
 }

@@ -12,7 +12,7 @@
 #include "engine/engine.h"
 #include "engine/search/formulas.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 namespace {
 
@@ -123,4 +123,4 @@ void add_analyse_command(CLI::App& app) {
   cmd->callback([a] { run_analyse(*a); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

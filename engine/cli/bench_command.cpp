@@ -15,7 +15,7 @@
 #include "engine/engine.h"
 #include "engine/util/clock.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 namespace {
 
@@ -129,4 +129,4 @@ void add_bench_command(CLI::App& app) {
   cmd->callback([a] { run_bench(*a); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -13,7 +13,7 @@
 #include "engine/cli/commands.h"
 #include "engine/cli/run_main.h"
 
-namespace zh::tools {
+namespace zh::cli {
 namespace {
 
 struct BuildArgs {
@@ -102,4 +102,4 @@ void add_book_command(CLI::App& app) {
   probe->callback([file, fen] { run_probe(*file, *fen); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -7,7 +7,7 @@ namespace CLI {
 class App;
 }
 
-namespace zh::tools {
+namespace zh::cli {
 
 void add_perft_command(CLI::App& app);
 void add_nnbench_command(CLI::App& app);
@@ -22,4 +22,4 @@ void add_book_command(CLI::App& app);
 // Every command above, in the order `zhbot --help` lists them.
 void add_engine_commands(CLI::App& app);
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -13,7 +13,7 @@
 #include "engine/datagen/jsonl_import.h"
 #include "engine/datagen/shard_io.h"
 
-namespace zh::tools {
+namespace zh::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -110,4 +110,4 @@ void add_datagen_command(CLI::App& app) {
   cmd->callback([a] { run_datagen_command(*a); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -4,7 +4,7 @@
 
 #include "engine/engine.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 void add_engine_option_flag(CLI::App& cmd, std::vector<std::string>& sink) {
   cmd.add_option("-o,--option", sink, "engine option NAME=VALUE (repeatable; see below)");
@@ -22,4 +22,4 @@ void apply_engine_options(Engine& engine, const std::vector<std::string>& pairs)
   }
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

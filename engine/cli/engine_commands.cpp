@@ -1,6 +1,6 @@
 #include "engine/cli/commands.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 void add_engine_commands(CLI::App& app) {
   add_perft_command(app);
@@ -14,4 +14,4 @@ void add_engine_commands(CLI::App& app) {
   add_book_command(app);
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

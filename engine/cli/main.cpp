@@ -8,6 +8,6 @@
 int main(int argc, char** argv) {
   CLI::App app{"zhbot " ZH_VERSION " (engine only) - crazyhouse engine"};
   app.set_version_flag("--version", "zhbot " ZH_VERSION " (engine only)");
-  zh::tools::add_engine_commands(app);
-  return zh::tools::run_main(app, argc, argv);
+  zh::cli::add_engine_commands(app);
+  return zh::cli::run_main(app, argc, argv);
 }

@@ -28,7 +28,7 @@
 #include "engine/util/clock.h"
 #endif
 
-namespace zh::tools {
+namespace zh::cli {
 namespace {
 
 struct NnbenchOptions {
@@ -254,4 +254,4 @@ void add_nnbench_command(CLI::App& app) {
   cmd->callback([o] { run_nnbench(*o); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -15,7 +15,7 @@
 #include "engine/nn/policy_map.h"
 #include "engine/nn/registry.h"
 
-namespace zh::tools {
+namespace zh::cli {
 namespace {
 
 struct NnevalArgs {
@@ -75,4 +75,4 @@ void add_nneval_command(CLI::App& app) {
   cmd->callback([a] { run_nneval(*a); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -11,7 +11,7 @@
 #include "engine/cli/commands.h"
 #include "engine/util/clock.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 namespace {
 
@@ -100,4 +100,4 @@ void add_perft_command(CLI::App& app) {
   });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -4,7 +4,7 @@
 #include <exception>
 #include <iostream>
 
-namespace zh::tools {
+namespace zh::cli {
 
 int run_main(CLI::App& app, int argc, char** argv) {
   app.require_subcommand(1);
@@ -22,4 +22,4 @@ int run_main(CLI::App& app, int argc, char** argv) {
   return 0;
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -10,7 +10,7 @@ namespace CLI {
 class App;
 }
 
-namespace zh::tools {
+namespace zh::cli {
 
 // Thrown by a command to end the process with a given exit code; `what()` (when not empty) is
 // printed as the error. `zhbot run` uses the codes of bot/daemon/exit_codes.h.
@@ -25,4 +25,4 @@ class CommandExit : public std::runtime_error {
 
 int run_main(CLI::App& app, int argc, char** argv);
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -14,7 +14,7 @@
 #include "engine/nn/backends/sim.h"
 #include "engine/util/clock.h"
 
-namespace zh::tools {
+namespace zh::cli {
 namespace {
 
 class LastMove final : public SearchListener {
@@ -163,4 +163,4 @@ SelfplayReport run_selfplay(const SelfplayConfig& config) {
   return report;
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -16,7 +16,7 @@
 #include "engine/nn/failover_evaluator.h"
 #include "engine/nn/inference_service.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 struct SelfplayConfig {
   int games = 8;              // game slots searched at once
@@ -52,4 +52,4 @@ struct SelfplayReport {
 // Runs the workload; throws for bad options or an evaluator that cannot be loaded.
 SelfplayReport run_selfplay(const SelfplayConfig& config);
 
-}  // namespace zh::tools
+}  // namespace zh::cli

@@ -9,7 +9,7 @@
 #include "engine/cli/engine_cli.h"
 #include "engine/cli/selfplay.h"
 
-namespace zh::tools {
+namespace zh::cli {
 namespace {
 
 struct SelfplayArgs {
@@ -108,4 +108,4 @@ void add_selfplay_command(CLI::App& app) {
   cmd->callback([a] { run_selfplay_command(*a); });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli

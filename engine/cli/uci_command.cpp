@@ -8,7 +8,7 @@
 #include "engine/engine.h"
 #include "engine/uci/uci.h"
 
-namespace zh::tools {
+namespace zh::cli {
 
 void add_uci_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("uci", "speak UCI on stdin/stdout (crazyhouse only)");
@@ -23,4 +23,4 @@ void add_uci_command(CLI::App& app) {
   });
 }
 
-}  // namespace zh::tools
+}  // namespace zh::cli
