@@ -43,26 +43,26 @@ def sources(root):
                         yield os.path.relpath(path, root), f.read().splitlines()
 
 
-def direct_waits(root=ROOT):
-    """'file:line: text' for every sleep or timed wait outside the Clock, the clock's files and
-    REAL_TIME."""
+def findings(pattern, skipped, root):
+    """'file:line: text' for every line of code (comments aside) that `pattern` matches, in the
+    files of engine/ and bot/ outside `skipped`."""
     found = []
     for relative, lines in sources(root):
-        if relative in CLOCK_FILES or relative in REAL_TIME:
-            continue
-        found += ["%s:%d: %s" % (relative, number, line.strip())
-                  for number, line in enumerate(lines, 1) if WAIT.search(line.split("//")[0])]
+        if relative not in skipped:
+            found += ["%s:%d: %s" % (relative, number, line.strip())
+                      for number, line in enumerate(lines, 1)
+                      if pattern.search(line.split("//")[0])]
     return sorted(found)
+
+
+def direct_waits(root=ROOT):
+    """Every sleep or timed wait outside the Clock, the clock's files and REAL_TIME."""
+    return findings(WAIT, CLOCK_FILES | set(REAL_TIME), root)
 
 
 def direct_reads(root=ROOT):
-    """'file:line: text' for every read of a std::chrono clock outside the clock's files."""
-    found = []
-    for relative, lines in sources(root):
-        if relative not in CLOCK_FILES:
-            found += ["%s:%d: %s" % (relative, number, line.strip())
-                      for number, line in enumerate(lines, 1) if READ.search(line.split("//")[0])]
-    return sorted(found)
+    """Every read of a std::chrono clock outside the clock's files."""
+    return findings(READ, CLOCK_FILES, root)
 
 
 class OneClock(unittest.TestCase):

@@ -69,11 +69,11 @@ class Player:
         self.engine.handshake(handshake + list(options))
 
     def go_command(self, clock, inc, ponder=False):
+        go = "go ponder" if ponder else "go"
         limit = next((k for k in GO_LIMITS if k in self.opts), None)
         if limit:
-            return "go %s%s %s" % ("ponder " if ponder else "", limit, self.opts[limit])
-        return "go %swtime %d btime %d winc %d binc %d" % (
-            "ponder " if ponder else "", clock["w"], clock["b"], inc, inc)
+            return "%s %s %s" % (go, limit, self.opts[limit])
+        return "%s wtime %d btime %d winc %d binc %d" % (go, clock["w"], clock["b"], inc, inc)
 
     def go(self, position, clock, inc):
         """The move the engine plays in `position` (a `position` command)."""
