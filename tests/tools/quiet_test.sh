@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/measure/quiet.sh: a lab job (a process group of its own, found by its command line) is stopped
 # while the command runs and running again after it, also after a command that fails; the
-# command's exit status is passed on; a job that does not match is left alone.
+# command's exit status is passed on; a job that does not match is left alone; the default
+# pattern finds the lab's scripts where they are.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 marker=quiet-test-job-$$
@@ -34,6 +35,32 @@ check "the lab job runs again after a failing command" "[[ \$(state $lab) != T ]
 
 bash "$root/tools/measure/quiet.sh" >/dev/null 2>&1 && usage=0 || usage=$?
 check "no command: a usage error" "[[ $usage == 2 ]]"
+
+# The default pattern finds the lab's scripts where they live: a stand-in started under each
+# one's path in the repository (a loop, in a folder of its own) is listed, and the script is
+# there. --list pauses nothing, so the real lab jobs of this machine are left alone.
+stand_ins=$(mktemp -d)
+jobs=()
+for script in tools/lab/next_network.sh tools/lab/lab_chunks.sh tools/lab/teacher_budget.sh \
+  tools/measure/tactics_matrix.sh; do
+  check "$script is in the repository" "[[ -f '$root/$script' ]]"
+  mkdir -p "$stand_ins/$(dirname "$script")"
+  printf 'while :; do sleep 0.2; done\n' > "$stand_ins/$script"
+  (cd "$stand_ins" && exec setsid bash "$script") &
+  jobs+=("$script:$!")
+done
+for job in "${jobs[@]}"; do  # each stand-in has become its script's bash
+  for _ in $(seq 50); do
+    [[ $(ps -o args= -p "${job##*:}") == "bash ${job%%:*}" ]] && break
+    sleep 0.1
+  done
+done
+listed=$(env -u QUIET_PAUSE bash "$root/tools/measure/quiet.sh" --list)
+for job in "${jobs[@]}"; do
+  check "the default pattern finds a run of ${job%%:*}" "grep -qx '${job##*:}' <<< '$listed'"
+  kill -- "-${job##*:}" 2>/dev/null || true
+done
+rm -rf "$stand_ins"
 
 echo "$failures failure(s)"
 [[ $failures -eq 0 ]]

@@ -11,12 +11,14 @@
 # (which runs next_network.sh), tools/lab/teacher_budget.sh and tools/measure/tactics_matrix.sh). A job
 # started with `setsid nohup` is a group of its own; one started from this shell without it
 # shares the shell's group, which is never paused.
+#
+#   tools/measure/quiet.sh --list    the process groups it would pause, one a line, and nothing else
 set -euo pipefail
 if [[ $# -eq 0 ]]; then
-  echo "usage: tools/measure/quiet.sh COMMAND [ARG...]" >&2
+  echo "usage: tools/measure/quiet.sh COMMAND [ARG...] | --list" >&2
   exit 2
 fi
-pattern=${QUIET_PAUSE:-tools/(next_network|teacher_budget|lab_chunks|tactics_matrix)\.sh}
+pattern=${QUIET_PAUSE:-tools/(lab/(next_network|teacher_budget|lab_chunks)|measure/tactics_matrix)\.sh}
 own_group=$(ps -o pgid= -p $$ | tr -d ' ')
 groups=()
 for pid in $(pgrep -f -- "$pattern" || true); do
@@ -24,6 +26,11 @@ for pid in $(pgrep -f -- "$pattern" || true); do
   [[ -n "$group" && "$group" != "$own_group" && " ${groups[*]} " != *" $group "* ]] \
     && groups+=("$group")
 done
+
+if [[ "$1" == --list ]]; then
+  [[ ${#groups[@]} -eq 0 ]] || printf '%s\n' "${groups[@]}"
+  exit 0
+fi
 
 resume() {
   local group
