@@ -200,7 +200,13 @@ bool ChildProcess::write_line(const std::string& text) {
 
 ChildProcess::ReadStatus ChildProcess::read_line(std::string& line,
                                                  std::chrono::milliseconds timeout) {
-  const auto deadline = zh::steady_clock().now() + timeout;
+  // The timeout counts the time this process waited, in short polls, not the wall clock: a job
+  // stopped with SIGSTOP and continued (tools/measure/quiet.sh pausing the lab for a timed
+  // match) finds its poll's wall-clock deadline long past, and must not take a child that was
+  // stopped with it for one that stopped answering. A poll that spanned a stop counts as one
+  // slice.
+  constexpr std::chrono::milliseconds kSlice{100};
+  std::chrono::nanoseconds left = timeout;
   for (;;) {
     const auto nl = buffer_.find('\n');
     if (nl != std::string::npos) {
@@ -210,13 +216,15 @@ ChildProcess::ReadStatus ChildProcess::read_line(std::string& line,
       return ReadStatus::kLine;
     }
     if (from_child_ < 0) return ReadStatus::kEnd;
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - zh::steady_clock().now());
     if (left.count() <= 0) return ReadStatus::kTimeout;
+    const auto slice = std::min<std::chrono::nanoseconds>(left, kSlice);
+    const auto start = zh::steady_clock().now();
     pollfd fd{from_child_, POLLIN, 0};
-    const int ready = ::poll(&fd, 1, int(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return ReadStatus::kTimeout;
+    const int ready =
+        ::poll(&fd, 1, int(std::chrono::ceil<std::chrono::milliseconds>(slice).count()));
+    const int poll_error = errno;
+    left -= std::min<std::chrono::nanoseconds>(slice, zh::steady_clock().now() - start);
+    if (ready == 0 || (ready < 0 && poll_error == EINTR)) continue;  // the budget decides
     char chunk[65536];
     const ssize_t n = ::read(from_child_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;

@@ -82,6 +82,20 @@ TEST(ChildProcess, LinesBothWaysAndTheExitStatus) {
   EXPECT_EQ(status.describe(), "exit code 3");
 }
 
+TEST(ChildProcess, AReaderStoppedAndContinuedDoesNotCountItsStopAgainstTheChild) {
+  // The whole job stopped with SIGSTOP (tools/measure/quiet.sh pausing the lab), here by the
+  // child itself, for longer than the read's timeout, then continued: the wait goes on with what
+  // was left of it, and the child's answer, which comes soon after, is read.
+  const std::string self = std::to_string(::getpid());
+  ChildProcess child({"sh", "-c",
+                      "read go; sleep 0.5; kill -STOP " + self + "; sleep 4; kill -CONT " + self +
+                          "; sleep 0.2; echo answer"});
+  ASSERT_TRUE(child.write_line("go"));
+  std::string line;
+  ASSERT_EQ(child.read_line(line, 2500ms), ChildProcess::ReadStatus::kLine);
+  EXPECT_EQ(line, "answer");
+}
+
 TEST(ChildProcess, ALogFileGetsStdoutAndStderr) {
   const auto log = temp_file("log");
   std::filesystem::remove(log);
