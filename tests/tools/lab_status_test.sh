@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tools/lab/lab_status.sh on a toy lab (seconds): a good chunk is counted with the positions
+# datagen wrote, a chunk marked done that fails its check (a damaged shard, another seed's games)
+# is named and makes the status exit 1, a chunk under way and a missing one are listed as still
+# to make, the seeds come out as ranges, and the gate's score is the new network's.
+# Usage: lab_status_test.sh ZHBOT PYTHON WORKDIR
+set -euo pipefail
+zhbot=$1 python=$2 work=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+rm -rf "$work" && mkdir -p "$work/lab/data/teacher-50" "$work/lab/toy-net"
+if [[ ! -x /usr/games/fairy-stockfish ]]; then
+  echo "SKIP: fairy-stockfish is not installed"; exit 0
+fi
+fail() { echo "FAIL: $*"; exit 1; }
+data=$work/lab/data/teacher-50 run=$work/lab/toy-net
+
+make_chunk() {  # make_chunk SEED: a one-game chunk at 50 nodes, and datagen's report
+  "$zhbot" datagen --out "$data/chunk-$1" --nodes 50 --games 1 --workers 1 --seed "$1" \
+    > "$work/chunk-$1.out" 2>&1 || { cat "$work/chunk-$1.out"; fail "datagen of seed $1 failed"; }
+}
+# Seeds 7-12: 7 and 8 done and sound, 9 done with a damaged shard, 10 done with seed 7's games,
+# 11 under way (a folder, no marker), 12 missing.
+for seed in 7 8 9; do make_chunk "$seed" && touch "$data/chunk-$seed.done"; done
+shard=$(find "$data/chunk-9" -name '*.zhrec' | head -1)
+printf 'damaged' | dd of="$shard" bs=1 seek=0 conv=notrunc status=none
+cp -r "$data/chunk-7" "$data/chunk-10" && touch "$data/chunk-10.done"
+mkdir "$data/chunk-11"
+written() { sed -n 's/^positions *\([0-9]*\) written.*/\1/p' "$work/chunk-$1.out"; }
+# The gate: two games of the new network (its model file is named after the run), a win with
+# White and a draw with Black.
+new="zhbot:model=$run/toy-net.pt,nodes=8" old="zhbot:model=models/zhbot-net-2.pt,nodes=8"
+cat > "$run/gate.jsonl" <<EOF
+{"game": 1, "white": "$new", "black": "$old", "result": "1-0", "reason": "checkmate"}
+{"game": 2, "white": "$old", "black": "$new", "result": "1/2-1/2", "reason": "fivefold repetition"}
+EOF
+
+status() {
+  ZHBOT_LAB=$work/lab NAME=toy-net SEED=7 CHUNKS=6 NODES=50 CHUNK_GAMES=1 PYTHON=$python \
+    bash "$root/tools/lab/lab_status.sh" > "$work/status.out" 2>&1
+}
+if status; then cat "$work/status.out"; fail "chunks that fail their check passed"; fi
+out=$work/status.out
+grep -q "^chunk-7  done *$(written 7) positions from *1 of 1 games (made here)" "$out" \
+  || { cat "$out"; fail "chunk-7 is not counted with its $(written 7) positions"; }
+grep -q "^chunk-9  FAULT" "$out" || { cat "$out"; fail "the damaged chunk-9 is not named"; }
+grep -q "^chunk-10  FAULT .*not among seed 10's first 1 games" "$out" \
+  || { cat "$out"; fail "chunk-10, seed 7's games, is not named"; }
+grep -q "^chunk-11  under way *0 shard(s) closed" "$out" || { cat "$out"; fail "chunk-11"; }
+total=$(($(written 7) + $(written 8)))
+grep -q "^chunks done: 2 of 6 (7-8), $total positions from 2 games; still to make: 11-12$" \
+  "$out" || { cat "$out"; fail "the totals and ranges are wrong"; }
+grep -q "^2 chunk(s) marked done fail their check" "$out" || { cat "$out"; fail "no summary"; }
+grep -q "^training: not started" "$out" || { cat "$out"; fail "training"; }
+grep -q "^gate: under way, 2 games: 75.0 %, Elo +191" "$out" \
+  || { cat "$out"; fail "the gate is not scored for the new network"; }
+
+# The faulty chunks removed (as the status's message says), it passes.
+rm -rf "$data"/chunk-{9,10}{,.done}
+status || { cat "$out"; fail "a sound lab failed its status"; }
+grep -q "^chunks done: 2 of 6 (7-8), $total positions from 2 games; still to make: 9-12$" \
+  "$out" || { cat "$out"; fail "the totals after the removal are wrong"; }
+echo "lab_status: OK"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Where the next network's run stands, in one screen for a session's note: each of the recipe's
+# chunk seeds done, under way or missing, every chunk marked done checked again with
+# training.check_chunk (its positions, its games, that they are its seed's), the totals and the
+# seeds done as ranges; then the held-out test set, the training's step, the held-out top-1 of
+# the new and the shipped network, the gate and the match. It only reads the lab, so it is safe
+# beside the running jobs (a chunk under way is counted by its closed shards, not read).
+# Exits 1 when a chunk marked done fails its check (the line says why): training on it would
+# waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
+# Settings (environment), as tools/lab/lab_chunks.sh's: NAME (zhbot-net-4), SEED (20010),
+# CHUNKS (32), NODES (3000), CHUNK_GAMES (3000), TEST_NODES (100000), PYTHON.
+# Usage: tools/lab/lab_status.sh [DIR]   (the run's folder; default LAB/NAME)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tools/lab/lab.sh
+NAME=${NAME:-zhbot-net-4}
+SEED=${SEED:-20010}
+CHUNKS=${CHUNKS:-32}
+NODES=${NODES:-3000}
+CHUNK_GAMES=${CHUNK_GAMES:-3000}
+TEST_NODES=${TEST_NODES:-100000}
+PYTHON=${PYTHON:-/usr/bin/python3}
+DIR=${1:-$ZHBOT_LAB/$NAME}
+DATA_DIR=$ZHBOT_LAB/data/teacher-$NODES
+export OPENBLAS_NUM_THREADS=1
+
+ranges() {  # the seeds of the arguments (ascending) as "a-b, c" ranges
+  local out="" first="" last="" s
+  for s in "$@" ""; do
+    if [[ -n $first && $s == $((last + 1)) ]]; then last=$s; continue; fi
+    [[ -z $first ]] || out+="${out:+, }$first$([[ $first == "$last" ]] || echo "-$last")"
+    first=$s last=$s
+  done
+  echo "${out:-none}"
+}
+
+echo "lab $ZHBOT_LAB: $NAME's $CHUNKS chunks of $CHUNK_GAMES games at $NODES nodes, seeds" \
+  "$SEED-$((SEED + CHUNKS - 1))"
+done_seeds=() missing=() faults=0 positions=0 games=0
+for ((seed = SEED; seed < SEED + CHUNKS; seed++)); do
+  chunk=$DATA_DIR/chunk-$seed
+  if [[ -e $chunk.done ]]; then
+    if verdict=$("$PYTHON" -m training.check_chunk "$chunk" --seed "$seed" \
+      --games "$CHUNK_GAMES" 2>&1); then
+      read -r p g < <(sed -n 's/.*: \([0-9]*\) positions from \([0-9]*\) of .*/\1 \2/p' \
+        <<< "$verdict")
+      positions=$((positions + p)) games=$((games + g))
+      done_seeds+=("$seed")
+      printf 'chunk-%s  done         %7d positions from %4d of %d games (%s)\n' "$seed" "$p" \
+        "$g" "$CHUNK_GAMES" \
+        "$([[ -e $chunk.source ]] && echo "the shared folder" || echo "made here")"
+    else
+      faults=$((faults + 1))
+      echo "chunk-$seed  FAULT        ${verdict##*$'\n'}"
+    fi
+  elif [[ -d $chunk ]]; then
+    shards=$(find "$chunk" -maxdepth 1 -name '*.zhrec' | wc -l)
+    echo "chunk-$seed  under way    $shards shard(s) closed"
+    missing+=("$seed")
+  else
+    missing+=("$seed")
+  fi
+done
+echo "chunks done: ${#done_seeds[@]} of $CHUNKS ($(ranges "${done_seeds[@]}")), $positions" \
+  "positions from $games games; still to make: $(ranges "${missing[@]}")"
+
+test_set=$ZHBOT_LAB/data/test-$TEST_NODES
+if [[ -e $test_set/test-set.done ]]; then
+  echo "test set: $("$PYTHON" -c 'import sys; from training import data
+print(len(data.Dataset([sys.argv[1]])), "positions at", sys.argv[2], "nodes")' \
+    "$test_set/shards" "$TEST_NODES")"
+else
+  echo "test set: not made yet"
+fi
+
+if [[ -e $DIR/train.done ]]; then
+  echo "training: done; $(grep '^epoch' "$DIR/train.log" | tail -1)"
+elif [[ -e $DIR/train.log ]]; then
+  echo "training: $(grep -o 'step [0-9]*/[0-9]*' "$DIR/train.log" | tail -1 | tr / ' ' |
+    sed 's/ \([0-9]*\)$/ of \1/') (resumes from $DIR/run/last.ckpt)"
+else
+  echo "training: not started"
+fi
+for f in eval eval-previous; do
+  [[ -e $DIR/$f.test.json ]] || continue
+  "$PYTHON" -c 'import json, sys; m = json.load(open(sys.argv[1]))
+print("%s: top-1 %.1f %% on the test set (%d positions)" % (sys.argv[2], 100 * m["top1"], m["positions"]))' \
+    "$DIR/$f.test.json" "$([[ $f == eval ]] && echo "$NAME" || echo "the shipped network")"
+done
+for f in gate match; do
+  [[ -s $DIR/$f.jsonl ]] || continue
+  "$PYTHON" -c 'import sys; from tools.measure import strength as s
+r = s.load_results(sys.argv[1]); new = [x for x in {g["white"] for g in r} | {g["black"] for g in r}
+                                        if "/%s.pt" % sys.argv[2] in x]
+n, score, elo, low, high, _ = s.summarize(r, new[0])
+print("%s: %s, %d games: %.1f %%, Elo %+.0f [%+.0f, %+.0f], illegal / time / crash %d / %d / %d"
+      % ((sys.argv[3], sys.argv[4], n, 100 * score, elo, low, high) + s.failure_counts(r, new[0])))' \
+    "$DIR/$f.jsonl" "$NAME" "$f" "$([[ -e $DIR/$f.done ]] && echo "done" || echo "under way")"
+done
+[[ $faults == 0 ]] || { echo "$faults chunk(s) marked done fail their check" >&2; exit 1; }
