@@ -33,6 +33,10 @@ cat > "$run/gate.jsonl" <<EOF
 {"game": 1, "white": "$new", "black": "$old", "result": "1-0", "reason": "checkmate"}
 {"game": 2, "white": "$old", "black": "$new", "result": "1/2-1/2", "reason": "fivefold repetition"}
 EOF
+# A match file that names no player of this run (left by another one) is said so, not scored.
+cat > "$run/match.jsonl" <<EOF
+{"game": 1, "white": "$old", "black": "zhbot:model=models/other.pt", "result": "1-0", "reason": "checkmate"}
+EOF
 
 status() {
   ZHBOT_LAB=$work/lab NAME=toy-net SEED=7 CHUNKS=6 NODES=50 CHUNK_GAMES=1 PYTHON=$python \
@@ -53,6 +57,8 @@ grep -q "^2 chunk(s) marked done fail their check" "$out" || { cat "$out"; fail 
 grep -q "^training: not started" "$out" || { cat "$out"; fail "training"; }
 grep -q "^gate: under way, 2 games: 75.0 %, Elo +191" "$out" \
   || { cat "$out"; fail "the gate is not scored for the new network"; }
+grep -q "^match: no player in $run/match.jsonl is toy-net.pt" "$out" \
+  || { cat "$out"; fail "a match file of other networks is not said so"; }
 
 # The faulty chunks removed (as the status's message says), it passes.
 rm -rf "$data"/chunk-{9,10}{,.done}

@@ -92,6 +92,8 @@ for f in gate match; do
   "$PYTHON" -c 'import sys; from tools.measure import strength as s
 r = s.load_results(sys.argv[1]); new = [x for x in {g["white"] for g in r} | {g["black"] for g in r}
                                         if "/%s.pt" % sys.argv[2] in x]
+if not new:
+    print("%s: no player in %s is %s.pt" % (sys.argv[3], sys.argv[1], sys.argv[2])); sys.exit()
 n, score, elo, low, high, _ = s.summarize(r, new[0])
 print("%s: %s, %d games: %.1f %%, Elo %+.0f [%+.0f, %+.0f], illegal / time / crash %d / %d / %d"
       % ((sys.argv[3], sys.argv[4], n, 100 * score, elo, low, high) + s.failure_counts(r, new[0])))' \
