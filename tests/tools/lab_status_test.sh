@@ -2,7 +2,8 @@
 # tools/lab/lab_status.sh on a toy lab (seconds): a good chunk is counted with the positions
 # datagen wrote, a chunk marked done that fails its check (a damaged shard, another seed's games)
 # is named and makes the status exit 1, a chunk under way and a missing one are listed as still
-# to make, the seeds come out as ranges, and the gate's score is the new network's.
+# to make, the seeds come out as ranges, the gate's score is the new network's, and a training
+# under way is given its step and time left.
 # Usage: lab_status_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -65,4 +66,18 @@ rm -rf "$data"/chunk-{9,10}{,.done}
 status || { cat "$out"; fail "a sound lab failed its status"; }
 grep -q "^chunks done: 2 of 6 (7-8), $total positions from 2 games; still to make: 9-12$" \
   "$out" || { cat "$out"; fail "the totals after the removal are wrong"; }
+
+# A training under way: its last progress line's step, speed and time left.
+cat > "$run/train.log" <<EOF
+resumed at step 235 of 25000
+[..............................] step 236/25000  0 samples/s  loss 2.1054  ETA ?
+[..............................] step 387/25000  403 samples/s  loss 1.9845  ETA 08:41:41
+EOF
+status || { cat "$out"; fail "a lab with a training under way failed its status"; }
+grep -q "^training: step 387 of 25000, 403 samples/s, 08:41:41 left at that speed" "$out" \
+  || { cat "$out"; fail "the training's step and time left are not its last progress line's"; }
+sed -i '$d' "$run/train.log"  # just resumed: no speed yet
+status
+grep -q "^training: step 236 of 25000, its speed not measured yet" "$out" \
+  || { cat "$out"; fail "a training just resumed is given a speed"; }
 echo "lab_status: OK"
