@@ -115,6 +115,15 @@ def autocast_dtype(device, precision):
     return {"fp32": None, "bf16": torch.bfloat16, "fp16": torch.float16}[precision]
 
 
+def duration_text(seconds):
+    """HH:MM:SS with as many hours as it takes (a run of more than a day is not shown as a short
+    one), or ? before the speed is known."""
+    if not math.isfinite(seconds):
+        return "?"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    return "%02d:%02d:%02d" % (minutes // 60, minutes % 60, secs)
+
+
 class Progress:
     """A progress line with samples/s: redrawn in place on a terminal, a line every 30 s in a
     log."""
@@ -137,8 +146,7 @@ class Progress:
         width = 30
         done = int(width * step / max(1, self.total))
         line = "[%s%s] step %d/%d  %.0f samples/s  loss %.4f  ETA %s" % (
-            "#" * done, "." * (width - done), step, self.total, rate, loss,
-            time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?")
+            "#" * done, "." * (width - done), step, self.total, rate, loss, duration_text(eta))
         sys.stderr.write(("\r" + line) if self.tty else (line + "\n"))
         sys.stderr.flush()
 

@@ -1,5 +1,5 @@
 """Models keep the backend's contract; training steps lower the loss; the split is by game;
-checkpoints from one run resume and export."""
+checkpoints from one run resume and export; the progress line's time left counts past a day."""
 import os
 import pickletools
 import tempfile
@@ -70,6 +70,15 @@ class Split(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ProgressLine(unittest.TestCase):
+    def test_the_time_left_counts_hours_past_a_day(self):
+        from training.train import duration_text
+        self.assertEqual(duration_text(8 * 3600 + 41 * 60 + 41), "08:41:41")
+        self.assertEqual(duration_text(26 * 3600 + 5), "26:00:05")
+        self.assertEqual(duration_text(59.6), "00:01:00")
+        self.assertEqual(duration_text(float("nan")), "?")
 
 
 class Checkpoints(unittest.TestCase):
