@@ -3,7 +3,7 @@
 # datagen wrote, a chunk marked done that fails its check (a damaged shard, another seed's games)
 # is named and makes the status exit 1, a chunk under way and a missing one are listed as still
 # to make, the seeds come out as ranges, the gate's score is the new network's, and a training
-# under way is given its step and time left.
+# under way is given its step, time left and last validation.
 # Usage: lab_status_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -76,7 +76,13 @@ EOF
 status || { cat "$out"; fail "a lab with a training under way failed its status"; }
 grep -q "^training: step 387 of 25000, 403 samples/s, 08:41:41 left at that speed" "$out" \
   || { cat "$out"; fail "the training's step and time left are not its last progress line's"; }
-sed -i '$d' "$run/train.log"  # just resumed: no speed yet
+grep -q "^held out" "$out" && { cat "$out"; fail "held-out figures before any validation"; }
+echo "epoch 0.20 step 3000: policy top-1 0.3930 top-5 0.8011" >> "$run/train.log"
+echo "[...] step 3010/25000  450 samples/s  loss 2.0 ETA 07:00:00" >> "$run/train.log"
+status
+grep -q "^held out so far: epoch 0.20 step 3000: policy top-1 0.3930" "$out" \
+  || { cat "$out"; fail "the last validation's figures are not shown"; }
+sed -i '3,$d' "$run/train.log"  # just resumed: no speed yet
 status
 grep -q "^training: step 236 of 25000, its speed not measured yet" "$out" \
   || { cat "$out"; fail "a training just resumed is given a speed"; }

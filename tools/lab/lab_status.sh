@@ -2,10 +2,10 @@
 # Where the next network's run stands, in one screen for a session's note: each of the recipe's
 # chunk seeds done, under way or missing, every chunk marked done checked again with
 # training.check_chunk (its positions, its games, that they are its seed's), the totals and the
-# seeds done as ranges; then the held-out test set, the training's step and the hours it has
-# left, the held-out top-1 of the new and the shipped network, the gate and the match. It only
-# reads the lab, so it is safe beside the running jobs (a chunk under way is counted by its
-# closed shards, not read).
+# seeds done as ranges; then the held-out test set, the training's step, the hours it has left
+# and its last validation, the held-out top-1 of the new and the shipped network, the gate and
+# the match. It only reads the lab, so it is safe beside the running jobs (a chunk under way is
+# counted by its closed shards, not read).
 # Exits 1 when a chunk marked done fails its check (the line says why): training on it would
 # waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
 # Settings (environment), as tools/lab/lab_chunks.sh's: NAME (zhbot-net-4), SEED (20010),
@@ -81,6 +81,9 @@ elif [[ -e $DIR/train.log ]]; then
   # (the ETA at that line's speed, so the hours a session's note can promise).
   echo "training: $(grep -o 'step [0-9]*/[0-9]* *[0-9]* samples/s.*ETA .*' "$DIR/train.log" |
     tail -1 | sed 's|step \([0-9]*\)/\([0-9]*\) *\([0-9]*\) samples/s.*ETA \(.*\)|step \1 of \2, \3 samples/s, \4 left at that speed|; s|, 0 samples/s, ? left at that speed|, its speed not measured yet|') (resumes from $DIR/run/last.ckpt)"
+  # The held-out figures of the last validation so far (every --epoch-steps steps).
+  last_epoch=$(grep '^epoch' "$DIR/train.log" | tail -1 || true)
+  [[ -z $last_epoch ]] || echo "held out so far: $last_epoch"
 else
   echo "training: not started"
 fi
