@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/lab/lab_status.sh on a toy lab (seconds): a good chunk is counted with the positions
 # datagen wrote, a chunk marked done that fails its check (a damaged shard, another seed's games)
-# is named and makes the status exit 1, a chunk under way and a missing one are listed as still
-# to make, the seeds come out as ranges, the gate's score is the new network's, and a training
+# is named and makes the status exit 1, a chunk under way (with its games and time left) and a
+# missing one are listed as still to make, the seeds come out as ranges, the rest is costed at the
+# pace of the last chunk made here, the gate's score is the new network's, and a training
 # under way is given its step, time left and last validation.
 # Usage: lab_status_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
@@ -26,6 +27,13 @@ shard=$(find "$data/chunk-9" -name '*.zhrec' | head -1)
 printf 'damaged' | dd of="$shard" bs=1 seek=0 conv=notrunc status=none
 cp -r "$data/chunk-7" "$data/chunk-10" && touch "$data/chunk-10.done"
 mkdir "$data/chunk-11"
+# The logs the chunk step leaves: chunk-7 made here at 2 labelled positions a second, chunk-8 as
+# if imported from the shared folder (its pace is not this machine's), chunk-11's progress so far.
+echo "throughput   2.0 labelled positions/s; teacher alone 2.1 positions/s" > "$data/chunk-7.log"
+echo "throughput   9.0 labelled positions/s; teacher alone 9.1 positions/s" > "$data/chunk-8.log"
+touch "$data/chunk-8.source"
+echo "datagen: 1200 positions (321.9/s), 19 games, 3 duplicates skipped, 0 games lost," \
+  "elapsed 0h03m00s, ETA 0h06m46s" > "$data/chunk-11.log"
 written() { sed -n 's/^positions *\([0-9]*\) written.*/\1/p' "$work/chunk-$1.out"; }
 # The gate: two games of the new network (its model file is named after the run), a win with
 # White and a draw with Black.
@@ -50,7 +58,8 @@ grep -q "^chunk-7  done *$(written 7) positions from *1 of 1 games (made here)" 
 grep -q "^chunk-9  FAULT" "$out" || { cat "$out"; fail "the damaged chunk-9 is not named"; }
 grep -q "^chunk-10  FAULT .*not among seed 10's first 1 games" "$out" \
   || { cat "$out"; fail "chunk-10, seed 7's games, is not named"; }
-grep -q "^chunk-11  under way *0 shard(s) closed" "$out" || { cat "$out"; fail "chunk-11"; }
+grep -q "^chunk-11  under way *0 shard(s) closed; 19 games so far, 0h06m46s left$" "$out" \
+  || { cat "$out"; fail "chunk-11 is not given its log's games and time left"; }
 total=$(($(written 7) + $(written 8)))
 grep -q "^chunks done: 2 of 6 (7-8), $total positions from 2 games; still to make: 11-12$" \
   "$out" || { cat "$out"; fail "the totals and ranges are wrong"; }
@@ -66,6 +75,11 @@ rm -rf "$data"/chunk-{9,10}{,.done}
 status || { cat "$out"; fail "a sound lab failed its status"; }
 grep -q "^chunks done: 2 of 6 (7-8), $total positions from 2 games; still to make: 9-12$" \
   "$out" || { cat "$out"; fail "the totals after the removal are wrong"; }
+# The four chunks still to make, each the mean size of the two done, at chunk-7's pace (the
+# shared chunk-8's is not this machine's).
+rest=$((4 * (total / 2) / 2))
+grep -q "^the rest: $((rest / 3600))h$(printf %02d $((rest % 3600 / 60)))m for 4 chunk(s) at chunk-7's 2.0 labelled positions/s$" \
+  "$out" || { cat "$out"; fail "the rest's cost is not at the last chunk made here's pace"; }
 
 # A training under way: its last progress line's step, speed and time left.
 cat > "$run/train.log" <<EOF

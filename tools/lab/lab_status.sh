@@ -2,7 +2,8 @@
 # Where the next network's run stands, in one screen for a session's note: each of the recipe's
 # chunk seeds done, under way or missing, every chunk marked done checked again with
 # training.check_chunk (its positions, its games, that they are its seed's), the totals and the
-# seeds done as ranges; then the held-out test set, the training's step, the hours it has left
+# seeds done as ranges, a chunk under way's games and time left, and the hours the chunks still
+# to make cost at the pace of the last one made here; then the held-out test set, the training's step, the hours it has left
 # and its last validation, the held-out top-1 of the new and the shipped network, the gate and
 # the match. It only reads the lab, so it is safe beside the running jobs (a chunk under way is
 # counted by its closed shards, not read).
@@ -56,7 +57,10 @@ for ((seed = SEED; seed < SEED + CHUNKS; seed++)); do
     fi
   elif [[ -d $chunk ]]; then
     shards=$(find "$chunk" -maxdepth 1 -name '*.zhrec' | wc -l)
-    echo "chunk-$seed  under way    $shards shard(s) closed"
+    # datagen's last progress line: "datagen: 57955 positions (321.9/s), 921 games, ... ETA 0h06m46s"
+    progress=$(sed -n 's/^datagen: .*, \([0-9]*\) games, .*ETA \(.*\)/; \1 games so far, \2 left/p' \
+      "$chunk.log" 2>/dev/null | tail -1 || true)
+    echo "chunk-$seed  under way    $shards shard(s) closed$progress"
     missing+=("$seed")
   else
     missing+=("$seed")
@@ -64,6 +68,21 @@ for ((seed = SEED; seed < SEED + CHUNKS; seed++)); do
 done
 echo "chunks done: ${#done_seeds[@]} of $CHUNKS ($(ranges "${done_seeds[@]}")), $positions" \
   "positions from $games games; still to make: $(ranges "${missing[@]}")"
+# What the rest costs: the chunks still to make at the labelling pace of the last chunk made here
+# (datagen's "throughput" line in its log; a pace, not a duration, so a chunk resumed across
+# sessions counts right), each the size of the chunks done.
+pace="" pace_seed=""
+for seed in "${done_seeds[@]}"; do
+  [[ -e $DATA_DIR/chunk-$seed.source ]] && continue
+  p=$(sed -n 's/^throughput *\([0-9.]*\) labelled positions\/s.*/\1/p' \
+    "$DATA_DIR/chunk-$seed.log" 2>/dev/null | tail -1 || true)
+  [[ -z $p ]] || pace=$p pace_seed=$seed
+done
+if [[ -n $pace && ${#missing[@]} -gt 0 ]]; then
+  echo "the rest: $(awk -v n="${#missing[@]}" -v per="$((positions / ${#done_seeds[@]}))" \
+    -v pace="$pace" 'BEGIN { s = n * per / pace; printf "%dh%02dm", s / 3600, s % 3600 / 60 }')" \
+    "for ${#missing[@]} chunk(s) at chunk-$pace_seed's $pace labelled positions/s"
+fi
 
 test_set=$ZHBOT_LAB/data/test-$TEST_NODES
 if [[ -e $test_set/test-set.done ]]; then
