@@ -3,9 +3,9 @@
 # chunk seeds done, under way or missing, every chunk marked done checked again with
 # training.check_chunk (its positions, its games, that they are its seed's), the totals and the
 # seeds done as ranges, a chunk under way's games and time left, and the hours the chunks still
-# to make cost at the pace of the last one made here; then the held-out test set, the training's step, the hours it has left
-# and its last validation, the held-out top-1 of the new and the shipped network, the gate and
-# the match. It only reads the lab, so it is safe beside the running jobs (a chunk under way is
+# to make cost at the pace of the last one made here; then the held-out test set, the training's
+# step, the hours it has left and its last validation, the held-out top-1 of the new and the
+# shipped network, the gate and the match. It only reads the lab, so it is safe beside the running jobs (a chunk under way is
 # counted by its closed shards, not read).
 # Exits 1 when a chunk marked done fails its check (the line says why): training on it would
 # waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
@@ -72,11 +72,11 @@ echo "chunks done: ${#done_seeds[@]} of $CHUNKS ($(ranges "${done_seeds[@]}")), 
 # (datagen's "throughput" line in its log; a pace, not a duration, so a chunk resumed across
 # sessions counts right), each the size of the chunks done.
 pace="" pace_seed=""
-for seed in "${done_seeds[@]}"; do
-  [[ -e $DATA_DIR/chunk-$seed.source ]] && continue
-  p=$(sed -n 's/^throughput *\([0-9.]*\) labelled positions\/s.*/\1/p' \
-    "$DATA_DIR/chunk-$seed.log" 2>/dev/null | tail -1 || true)
-  [[ -z $p ]] || pace=$p pace_seed=$seed
+for ((i = ${#done_seeds[@]} - 1; i >= 0 && ${#pace} == 0; i--)); do  # the newest first
+  pace_seed=${done_seeds[i]}
+  [[ -e $DATA_DIR/chunk-$pace_seed.source ]] && continue
+  pace=$(sed -n 's/^throughput *\([0-9.]*\) labelled positions\/s.*/\1/p' \
+    "$DATA_DIR/chunk-$pace_seed.log" 2>/dev/null | tail -1 || true)
 done
 if [[ -n $pace && ${#missing[@]} -gt 0 ]]; then
   echo "the rest: $(awk -v n="${#missing[@]}" -v per="$((positions / ${#done_seeds[@]}))" \
