@@ -5,8 +5,8 @@
 # seeds done as ranges, a chunk under way's games and time left, and the hours the chunks still
 # to make cost at the pace of the last one made here; then the held-out test set, the training's
 # step, the hours it has left and its last validation, the held-out top-1 of the new and the
-# shipped network, the gate and the match. It only reads the lab, so it is safe beside the running jobs (a chunk under way is
-# counted by its closed shards, not read).
+# shipped network, the gate and the match. It only reads the lab, so it is safe beside the
+# running jobs (a chunk under way is counted by its closed shards and its log's last line).
 # Exits 1 when a chunk marked done fails its check (the line says why): training on it would
 # waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
 # Settings (environment), as tools/lab/lab_chunks.sh's: NAME (zhbot-net-4), SEED (20010),
@@ -57,7 +57,7 @@ for ((seed = SEED; seed < SEED + CHUNKS; seed++)); do
     fi
   elif [[ -d $chunk ]]; then
     shards=$(find "$chunk" -maxdepth 1 -name '*.zhrec' | wc -l)
-    # datagen's last progress line: "datagen: 57955 positions (321.9/s), 921 games, ... ETA 0h06m46s"
+    # datagen's last progress line: "datagen: 57955 positions (...), 921 games, ... ETA 0h06m46s"
     progress=$(sed -n 's/^datagen: .*, \([0-9]*\) games, .*ETA \(.*\)/; \1 games so far, \2 left/p' \
       "$chunk.log" 2>/dev/null | tail -1 || true)
     echo "chunk-$seed  under way    $shards shard(s) closed$progress"
