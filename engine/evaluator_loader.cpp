@@ -10,7 +10,7 @@ namespace zh {
 namespace {
 
 // The network that ships in models/ (its card: models/README.md).
-constexpr const char* kShippedModel = "zhbot-net-2.pt";
+constexpr const char* kShippedModel = "zhbot-net-4.pt";
 
 // The network where this program can run one; a build without LibTorch plays with the
 // hand-written evaluator (and the daemon says so at start).
