@@ -3,8 +3,8 @@
 # datagen wrote, a chunk marked done that fails its check (a damaged shard, another seed's games)
 # is named and makes the status exit 1, a chunk under way (with its games and time left) and a
 # missing one are listed as still to make, the seeds come out as ranges, the rest is costed at the
-# pace of the last chunk made here, the gate's score is the new network's, and a training
-# under way is given its step, time left and last validation.
+# pace of the last chunk made here, the gate's score is the new network's, a training under
+# way is given its step, time left and last validation, and with no settings it is the recipe's.
 # Usage: lab_status_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -100,4 +100,13 @@ sed -i '3,$d' "$run/train.log"  # just resumed: no speed yet
 status
 grep -q "^training: step 236 of 25000, its speed not measured yet" "$out" \
   || { cat "$out"; fail "a training just resumed is given a speed"; }
+# With no settings in the environment it reports on the next network's recipe
+# (tools/lab/recipe.sh), the seeds lab_chunks.sh makes and a GPU loan passes over.
+unset NAME SEED CHUNKS NODES CHUNK_GAMES
+read -r name chunks games nodes seed < <(cd "$root" &&
+  bash -c 'source tools/lab/recipe.sh && echo "$NAME $CHUNKS $CHUNK_GAMES $NODES $SEED"')
+ZHBOT_LAB=$work/lab PYTHON=$python bash "$root/tools/lab/lab_status.sh" > "$out" 2>&1 || true
+expected="lab $work/lab: $name's $chunks chunks of $games games at $nodes nodes, seeds"
+expected+=" $seed-$((seed + chunks - 1))"
+grep -qxF "$expected" "$out" || { cat "$out"; fail "with no settings the status is not the recipe's"; }
 echo "lab_status: OK"

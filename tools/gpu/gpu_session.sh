@@ -19,9 +19,9 @@
 # prepare runs in the checkout the device call sends (it measures what travels). Its settings:
 # CARRY_CHUNKS (a folder of chunk-SEED.tar.xz to train on; default the shared folder's
 # teacher-NODES), TRAVEL_MB (64: the tree and the carried paths together), SEEDS (the
-# seeds to make; default the recipe's RECIPE_SEED 20010 + RECIPE_CHUNKS 32 from the top down,
-# passing over those the lab or the shared folder has: the lab makes them from the bottom up,
-# so the two never meet), GPU_CHUNKS (5: what comes back beside the three other files),
+# seeds to make; default the recipe's, RECIPE_SEED and RECIPE_CHUNKS or else tools/lab/recipe.sh's
+# SEED and CHUNKS, from the top down, passing over those the lab or the shared folder has: the
+# lab makes them from the bottom up, so the two never meet), GPU_CHUNKS (5: what comes back beside the three other files),
 # DATAGEN_ZHBOT (a zhbot to carry instead of building one). run's: SESSION_SECONDS, WORKERS
 # (cores - 2), TRAIN_OPTS, TRAIN_ARCH (the shipped network's), MEASURE=1 (first the measuring
 # stages of tools/gpu/gpu_check.sh, which build zhbot against PyTorch's LibTorch: minutes), SCALE
@@ -30,6 +30,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 source tools/lab/lab.sh
+# recipe NAME: a setting of the next network's recipe, read apart from this script's own
+# training settings (a GPU call trains for its time, not the recipe's step count).
+recipe() { (source tools/lab/recipe.sh && echo "${!1}"); }
 DIR=${DIR:-build/gpu-session}
 CARRY=${CARRY:-build/gpu-carry}
 case "$CARRY" in /*) ;; *) CARRY=$root/$CARRY ;; esac
@@ -40,9 +43,9 @@ PYTHON=${PYTHON:-python3}
 SHIPPED_NET=${SHIPPED_NET:-$(tools/lab/shipped_model.sh)}
 export OPENBLAS_NUM_THREADS=1
 case "$SCALE" in
-  full)  # the recipe's chunks (models/README.md, "Next") and its training settings
-    NODES=${NODES:-3000}
-    CHUNK_GAMES=${CHUNK_GAMES:-3000}
+  full)  # the recipe's chunks and its training settings
+    NODES=${NODES:-$(recipe NODES)}
+    CHUNK_GAMES=${CHUNK_GAMES:-$(recipe CHUNK_GAMES)}
     DATAGEN_OPTS=${DATAGEN_OPTS:-}
     TRAIN_OPTS=${TRAIN_OPTS:---batch-size 512 --lr 0.02 --seed 1 --epoch-steps 2000}
     SESSION_SECONDS=${SESSION_SECONDS:-550}
@@ -104,7 +107,7 @@ prepare() {
   done
   # The seeds to make: the recipe's, from the top, that neither the lab nor the shared folder has.
   if [[ -n ${SEEDS:-} ]]; then read -ra seeds <<<"$SEEDS"; else
-    local first=${RECIPE_SEED:-20010} count=${RECIPE_CHUNKS:-32}
+    local first=${RECIPE_SEED:-$(recipe SEED)} count=${RECIPE_CHUNKS:-$(recipe CHUNKS)}
     for ((seed = first + count - 1; seed >= first && ${#seeds[@]} < ${GPU_CHUNKS:-5}; seed--)); do
       [[ -e $ZHBOT_LAB/data/teacher-$NODES/chunk-$seed.done ||
         -e $ZHBOT_SHARED_DATA/teacher-$NODES/chunk-$seed.tar.xz ]] || seeds+=("$seed")

@@ -9,17 +9,13 @@
 # running jobs (a chunk under way is counted by its closed shards and its log's last line).
 # Exits 1 when a chunk marked done fails its check (the line says why): training on it would
 # waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
-# Settings (environment), as tools/lab/lab_chunks.sh's: NAME (zhbot-net-4), SEED (20010),
-# CHUNKS (32), NODES (3000), CHUNK_GAMES (3000), TEST_NODES (100000), PYTHON.
+# Settings (environment): the recipe's (tools/lab/recipe.sh: NAME, SEED, CHUNKS, NODES,
+# CHUNK_GAMES), TEST_NODES (100000), PYTHON.
 # Usage: tools/lab/lab_status.sh [DIR]   (the run's folder; default LAB/NAME)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/lab.sh
-NAME=${NAME:-zhbot-net-4}
-SEED=${SEED:-20010}
-CHUNKS=${CHUNKS:-32}
-NODES=${NODES:-3000}
-CHUNK_GAMES=${CHUNK_GAMES:-3000}
+source tools/lab/recipe.sh
 TEST_NODES=${TEST_NODES:-100000}
 PYTHON=${PYTHON:-/usr/bin/python3}
 DIR=${1:-$ZHBOT_LAB/$NAME}

@@ -30,19 +30,16 @@
 # Shipping is then a decision, not a step (the end of training/README.md's lab section says how).
 # DATA_ONLY=1 stops after the chunks and the test set: how the bulk of the data is made, a
 # chunk at a time, whenever the machine is free (the chunks are then shared by every run).
-# Usage: tools/lab/next_network.sh [DIR]   (default LAB/NAME; settings from the environment)
+# Usage: tools/lab/next_network.sh [DIR]   (default LAB/NAME; settings from the environment, the
+# next network's from tools/lab/recipe.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lab/lab.sh
-NAME=${NAME:-zhbot-net-3}
+source tools/lab/recipe.sh  # NAME, NODES, CHUNK_GAMES, SEED, CHUNKS, TRAIN_MINUTES, TRAIN_OPTS
 DIR=${1:-$ZHBOT_LAB/$NAME}
 ZHBOT=${ZHBOT:-build/default/bot/zhbot}
 PYTHON=${PYTHON:-/usr/bin/python3}
 WORKERS=${WORKERS:-2}
-CHUNKS=${CHUNKS:-10}
-CHUNK_GAMES=${CHUNK_GAMES:-3000}
-NODES=${NODES:-3000}
-SEED=${SEED:-20000}
 DATAGEN_OPTS=${DATAGEN_OPTS:-}
 DATA_DIR=${DATA_DIR:-$ZHBOT_LAB/data/teacher-$NODES}
 TEST_NODES=${TEST_NODES:-100000}
@@ -51,8 +48,6 @@ TEST_SET=${TEST_SET:-$ZHBOT_LAB/data/test-$TEST_NODES}
 BASE_DATA=${BASE_DATA:-$ZHBOT_LAB/data/starter}
 EXTRA_DATA=${EXTRA_DATA:-}
 ARCH=${ARCH:-resnet-6x64}
-TRAIN_MINUTES=${TRAIN_MINUTES:-240}
-TRAIN_OPTS=${TRAIN_OPTS:---batch-size 512 --lr 0.1 --epoch-steps 1500 --seed 1}
 EVAL_POSITIONS=${EVAL_POSITIONS:-50000}
 EVAL_PERMILLE=${EVAL_PERMILLE:-50}
 PREVIOUS=${PREVIOUS:-$(tools/lab/shipped_model.sh)}
