@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The next network's recipe, the one place its settings live (sourced). The lab's tools default
 # to it, so the background chunks, the status, a GPU loan's chunks and the run itself all work
 # on the same seeds: tools/lab/next_network.sh, tools/lab/lab_chunks.sh, tools/lab/lab_status.sh
