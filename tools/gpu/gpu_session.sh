@@ -19,13 +19,14 @@
 # prepare runs in the checkout the device call sends (it measures what travels). Its settings:
 # CARRY_CHUNKS (a folder of chunk-SEED.tar.xz to train on; default the shared folder's
 # teacher-NODES), TRAVEL_MB (64: the tree and the carried paths together), SEEDS (the
-# seeds to make; default the recipe's, RECIPE_SEED and RECIPE_CHUNKS or else tools/lab/recipe.sh's
-# SEED and CHUNKS, from the top down, passing over those the lab or the shared folder has: the
-# lab makes them from the bottom up, so the two never meet), GPU_CHUNKS (5: what comes back beside the three other files),
-# DATAGEN_ZHBOT (a zhbot to carry instead of building one). run's: SESSION_SECONDS, WORKERS
-# (cores - 2), TRAIN_OPTS, TRAIN_ARCH (the shipped network's), MEASURE=1 (first the measuring
-# stages of tools/gpu/gpu_check.sh, which build zhbot against PyTorch's LibTorch: minutes), SCALE
-# (full; toy: the CI test's sizes on a CPU), DEVICE (cuda).
+# seeds to make; default the recipe's, RECIPE_SEED and RECIPE_CHUNKS or else
+# tools/lab/recipe.sh's SEED and CHUNKS, from the top down, passing over those the lab or the
+# shared folder has: the lab makes them from the bottom up, so the two never meet), GPU_CHUNKS
+# (5: what comes back beside the three other files), DATAGEN_ZHBOT (a zhbot to carry instead of
+# building one). run's: SESSION_SECONDS, WORKERS (cores - 2), TRAIN_OPTS, TRAIN_ARCH (the
+# shipped network's), MEASURE=1 (first the measuring stages of tools/gpu/gpu_check.sh, which
+# build zhbot against PyTorch's LibTorch: minutes), SCALE (full; toy: the CI test's sizes on a
+# CPU), DEVICE (cuda).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
