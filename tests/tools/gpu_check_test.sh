@@ -10,7 +10,7 @@ zhbot=$1 python=$2 work=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work/out"
 if [[ ! -x /usr/games/fairy-stockfish ]]; then
-  echo "SKIP: fairy-stockfish is not installed"; exit 0
+  echo "SKIP: fairy-stockfish is not installed"; exit 77
 fi
 failures=0
 check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }

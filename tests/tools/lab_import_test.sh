@@ -9,7 +9,7 @@ zhbot=$1 python=$2 work=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work/made" "$work/pool/teacher-50"
 if [[ ! -x /usr/games/fairy-stockfish ]]; then
-  echo "SKIP: fairy-stockfish is not installed"; exit 0
+  echo "SKIP: fairy-stockfish is not installed"; exit 77
 fi
 fail() { echo "FAIL: $*"; exit 1; }
 made=$work/made pool=$work/pool/teacher-50

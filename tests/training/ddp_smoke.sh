@@ -5,7 +5,7 @@
 set -euo pipefail
 python=$1 shards=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-if ! ls "$shards"/*.zhrec >/dev/null 2>&1; then echo "SKIP: no shards (run the toy pipeline first)"; exit 0; fi
+if ! ls "$shards"/*.zhrec >/dev/null 2>&1; then echo "SKIP: no shards (run the toy pipeline first)"; exit 77; fi
 port=$((29500 + RANDOM % 500))
 pids=()
 for rank in 0 1; do

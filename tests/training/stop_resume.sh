@@ -5,7 +5,7 @@
 set -euo pipefail
 python=$1 shards=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-if ! ls "$shards"/*.zhrec >/dev/null 2>&1; then echo "SKIP: no shards (run the toy pipeline first)"; exit 0; fi
+if ! ls "$shards"/*.zhrec >/dev/null 2>&1; then echo "SKIP: no shards (run the toy pipeline first)"; exit 77; fi
 
 # Waits (at most 120 s) until LOG shows a training step, then sends SIGNAL to PID (a child of
 # this shell) and sets rc to the process's exit status.

@@ -9,7 +9,7 @@ set -euo pipefail
 zhbot=$1 python=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 if [[ ! -x /usr/games/fairy-stockfish ]]; then
-  echo "SKIP: fairy-stockfish is not installed"; exit 0
+  echo "SKIP: fairy-stockfish is not installed"; exit 77
 fi
 "$zhbot" datagen --out "$work/shards" --games 2 --workers 2 --nodes 50 --max-plies 40 \
   --seed 3 --progress 5

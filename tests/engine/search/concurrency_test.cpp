@@ -25,19 +25,36 @@ TEST(SearchConcurrency, ThreadsShareOneTreeConsistently) {
 }
 
 TEST(SearchConcurrency, StopAndReuseWhileThreadsRun) {
+  // Stopped by the caller while three threads run, polled meanwhile, the search leaves a
+  // consistent tree every time (no virtual loss or pending leaf left, every backup counted
+  // once), and the next move keeps exactly the subtree of the move played.
   Search search(std::make_shared<UniformEvaluator>());
   Game g;
   SearchParams p = default_params(3);
   p.batch_size = 4;
+  std::uint32_t played_child_visits = 0;
   for (int move = 0; move < 6; ++move) {
-    search.set_game(g, p);
+    const std::uint32_t kept = search.set_game(g, p);
+    if (move > 0) {
+      EXPECT_EQ(kept, played_child_visits) << "move " << move;
+    }
     search.start(p, NodeLimits{});
     search.wait_finished_for(5);
     (void)search.snapshot();  // polled from another thread while workers run
     search.request_stop();
     search.join();
     const auto s = search.snapshot();
+    EXPECT_EQ(s.reason, StopReason::kRequested);
+    const TreeAudit audit = search.audit_tree();
+    EXPECT_EQ(audit.in_flight, 0) << "move " << move;
+    EXPECT_EQ(audit.pending, 0) << "move " << move;
+    EXPECT_EQ(audit.visit_mismatches, 0) << "move " << move;
+    std::uint32_t sum = 0;
+    for (const auto& c : s.children) sum += c.visits;
+    EXPECT_EQ(sum + 1, s.root_visits) << "move " << move;
     ASSERT_GE(s.best, 0);
+    ASSERT_LT(s.best, int(s.children.size()));
+    played_child_visits = s.children[s.best].visits;
     g.play(s.children[s.best].move);
   }
 }
