@@ -65,7 +65,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z*(\[`])")
 
 def prose_blocks(text):
     """(first line number, lines) of each block of prose: paragraphs, list items, headings and
-    table rows, without fenced code, indented code, inline code and link targets."""
+    table rows, without fenced or indented code."""
     blocks, current, start, fenced = [], [], 0, False
     for number, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("```"):
@@ -88,12 +88,13 @@ def prose_blocks(text):
             current = []
     if current:
         blocks.append((start, current))
-    return [(start, [strip_code(line) for line in lines]) for start, lines in blocks
+    return [(start, lines) for start, lines in blocks
             if not all(line.startswith("    ") for line in lines)]
 
 
 def strip_code(line):
-    """The line with its inline code, link targets and HTML comments blanked (same length)."""
+    """The text with its inline code (also across lines), link targets and HTML comments
+    blanked, keeping its length."""
     blank = lambda match: " " * len(match.group(0))  # noqa: E731
     line = re.sub(r"`[^`]*`", blank, line)
     line = re.sub(r"\]\([^)]*\)", blank, line)
@@ -101,11 +102,13 @@ def strip_code(line):
 
 
 def sentences(start, lines):
-    """(line number, sentence) of a block, the line being where the sentence starts."""
+    """(line number, sentence) of a block without its code, the line being where the sentence
+    starts."""
     joined, line_of = "", []
     for offset, line in enumerate(lines):
         joined += line + " "
         line_of += [start + offset] * (len(line) + 1)
+    joined = strip_code(joined)
     found, begin = [], 0
     for end in [m.end() for m in SENTENCE_END.finditer(joined)] + [len(joined)]:
         if joined[begin:end].strip():
@@ -177,7 +180,9 @@ class TheChecker(unittest.TestCase):
         "",
         "    tools/measure/quiet.sh match --note 'this session'",
         "",
-        "A model file is used to calibrate; the book is queried with `now` and [a link](x#now).",
+        "A model file is used to calibrate; the book is queried with `now` and [a link](x#now),",
+        "and `a span that runs over the line, with",
+        "this session in it`.",
     ])
 
     def test_narration_is_found_line_by_line(self):
