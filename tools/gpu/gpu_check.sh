@@ -30,7 +30,7 @@
 #   tools/gpu/gpu_check.sh search && tools/gpu/gpu_check.sh games
 # Settings (environment): DIR (build/gpu-check), CARRY (build/gpu-carry), DEVICE (cuda), SCALE
 # (full; toy: the CI test's sizes on a CPU), ZHBOT (default: the build stage's binary), PYTHON
-# (python3), OUT_DIR (where the report and the trained network are copied too, e.g. $OUT).
+# (python3), OUT_DIR (where the report and the trained network are copied too).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
