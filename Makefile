@@ -1,6 +1,9 @@
 # The front door. `make test` is the quick developer loop; CI (.ci/run) runs it, then `make ci`.
 BUILD_DIR ?= build/default
 BUILD_TYPE ?= RelWithDebInfo
+# OFF builds the daemon and the engine alone (faster; no tests, no emulator, so no offline demo).
+# Read when BUILD_DIR is configured, i.e. on its first build.
+ZH_BUILD_TESTS ?= ON
 ZHBOT := $(BUILD_DIR)/bot/zhbot
 export OPENBLAS_NUM_THREADS ?= 1
 
@@ -11,7 +14,8 @@ deps:
 	@bash deploy/install-deps.sh
 
 $(BUILD_DIR)/build.ninja:
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DZH_WERROR=ON
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DZH_WERROR=ON \
+		-DZH_BUILD_TESTS=$(ZH_BUILD_TESTS)
 
 configure: deps $(BUILD_DIR)/build.ninja
 
@@ -45,8 +49,9 @@ nn-bench: build $(BENCH_NET)
 	$(ZHBOT) nnbench --model $(BENCH_NET) --batch 1,8,16,64 --threads 2 --precision fp32
 	python3 -m tools.measure.search_efficiency --zhbot $(ZHBOT) --rounds 3
 
-# With a token: the daemon against lichess.org. Without: the offline demo.
-# ZHBOT_CONFIG picks another config file.
+# With a token: the daemon against lichess.org (any build). Without: the offline demo, which
+# needs the lichess emulator, a test program (a build with -DZH_BUILD_TESTS=OFF has none, and the
+# demo says so). ZHBOT_CONFIG picks another config file.
 ZHBOT_CONFIG ?= config/zhbot.yaml
 run: build
 ifdef LICHESS_BOT_TOKEN

@@ -3,8 +3,8 @@
 # step for real: prepare carries the chunks to train on within the travel budget and the seeds
 # the lab lacks, from the top of the recipe's range; check names a broken carry and stops; run
 # makes chunks from those seeds while a network trains warm from the "shipped" one for the time
-# the call has left, and hands back the packed chunks, the checkpoint (weights alone), its
-# export and a report within the device's limits; tools/lab/lab_import.sh takes them into the lab.
+# the session has left, and hands back the packed chunks, the checkpoint (weights alone), its
+# export and a report within the file budget; tools/lab/lab_import.sh takes them into the lab.
 # Usage: gpu_session_test.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -27,8 +27,8 @@ done
 # The lab has made the top seed of the toy recipe (100-103) already.
 mkdir -p "$work/lab/data/teacher-50" && touch "$work/lab/data/teacher-50/chunk-103.done"
 
-# The travel budget is the device's 64 MiB plus what this build's zhbot takes beyond the
-# release one's few MiB: a sanitizer build's binary is tens of MiB even stripped.
+# A travel budget of 64 MiB plus what this build's zhbot takes beyond the release one's few MiB
+# (a sanitizer build's binary is tens of MiB even stripped): the big chunk below cannot fit.
 strip -o "$work/zhbot.stripped" "$zhbot"
 zhbot_mib=$(($(stat -c %s "$work/zhbot.stripped") / 1048576))
 export DIR=$work/session CARRY=$work/carry SCALE=toy DEVICE=cpu PYTHON=$python \
@@ -66,25 +66,28 @@ mv "$work/teacher.moved" "$CARRY/bin/fairy-stockfish"
 check "check: a missing teacher named" "grep -q '^FAILED *carried teacher' '$work/broken.log'"
 check "check: nothing made without the teacher" "[[ ! -e '$DIR/datagen/chunk-102' ]]"
 
-# The call's length: the check again, the export's margin (12 s in toy), a start, and some 10 s
-# of training and chunks; set from this machine's speed with room for its load to change, so
-# that a loaded one still trains.
+# The session's length: the check again, the export's margin (12 s in toy), a start, and some
+# 10 s of training and chunks; set from this machine's speed with room for its load to change,
+# so that a loaded one still trains. A budget of 4 files leaves room for one chunk beside the
+# checkpoint, its export and the report, though two seeds are asked for.
 export SESSION_SECONDS=$((3 * check_seconds + 45))
-session run "$work/out" >"$work/run.log" 2>&1 || { cat "$work/run.log"; fail "the run failed"; }
+RETURN_FILES=4 session run "$work/out" >"$work/run.log" 2>&1 || { cat "$work/run.log"; fail "the run failed"; }
 out=$work/out
 listing=$(tar -tJf "$out/chunk-102.tar.xz" 2>&1 || true)
 check "run: the first seed's chunk handed back with its log" \
   "grep -q '^chunk-102/.*[.]zhrec$' <<<'$listing' && grep -q '^chunk-102.log$' <<<'$listing'"
 check "run: training warm from the shipped network" "grep -q '^warm start from $work/shipped.pt' '$DIR/train.log'"
-# The training's length is what the call had left of its SESSION_SECONDS, by the time budget.
-left=$(sed -n 's/^- training started: \([0-9]*\) s of the call left to it$/\1/p' "$out/gpu-session.md")
-check "run: the training's time is what the call had left ($left of $SESSION_SECONDS s)" \
+# The training's length is what the session had left of its SESSION_SECONDS, by the time budget.
+left=$(sed -n 's/^- training started: \([0-9]*\) s of the session left to it$/\1/p' "$out/gpu-session.md")
+check "run: the training's time is what the session had left ($left of $SESSION_SECONDS s)" \
   "[[ -n '$left' ]] && ((${left:-0} > 0 && ${left:-0} < SESSION_SECONDS)) && grep -q '^time budget ' '$DIR/train.log'"
 ckpt=$(ls "$out"/*.ckpt)
 check "run: the checkpoint holds the weights alone" "'$python' -c 'import sys, torch
 s = torch.load(sys.argv[1]); sys.exit(0 if \"model\" in s and \"optimizer\" not in s else 1)' '$ckpt'"
 check "run: its export handed back" "[[ -s '${ckpt%.ckpt}.pt' ]]"
-check "run: within the device's 8 files" "[[ \$(ls '$out' | wc -l) -le 8 ]]"
+check "run: within the budget's 4 files" "[[ \$(ls '$out' | wc -l) -le 4 ]]"
+check "run: room for one chunk in the file budget, and one made" \
+  "grep -q '^- room in OUT_DIR: 1 chunk(s)$' '$out/gpu-session.md' && [[ ! -e '$out/chunk-101.tar.xz' ]]"
 check "run: the report says what each step took" \
   "grep -q '^- check: [0-9]* s' '$out/gpu-session.md' && grep -q '^- chunk-102: [0-9]* s' '$out/gpu-session.md'"
 

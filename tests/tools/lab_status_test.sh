@@ -101,7 +101,7 @@ status
 grep -q "^training: step 236 of 25000, its speed not measured yet" "$out" \
   || { cat "$out"; fail "a training just resumed is given a speed"; }
 # With no settings in the environment it reports on the next network's recipe
-# (tools/lab/recipe.sh), the seeds lab_chunks.sh makes and a GPU loan passes over.
+# (tools/lab/recipe.sh), the seeds lab_chunks.sh makes and a GPU server's session passes over.
 unset NAME SEED CHUNKS NODES CHUNK_GAMES
 read -r name chunks games nodes seed < <(cd "$root" &&
   bash -c 'source tools/lab/recipe.sh && echo "$NAME $CHUNKS $CHUNK_GAMES $NODES $SEED"')

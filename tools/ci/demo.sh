@@ -8,9 +8,18 @@ set -euo pipefail
 build=${1:-build/default}
 zhbot="$build/bot/zhbot"
 emulator="$build/tests/emulator/lichess-emulator"
-for bin in "$zhbot" "$emulator"; do
-  [[ -x $bin ]] || { echo "demo: $bin is missing; run 'make build' first" >&2; exit 1; }
-done
+[[ -x $zhbot ]] || { echo "demo: $zhbot is missing; run 'make build' first" >&2; exit 1; }
+# The emulator is a test program: a build configured with -DZH_BUILD_TESTS=OFF has none.
+if [[ ! -x $emulator ]]; then
+  if grep -qs '^ZH_BUILD_TESTS:BOOL=OFF$' "$build/CMakeCache.txt"; then
+    echo "demo: the offline demo plays against the lichess emulator, which is built with the" \
+      "tests, and $build was configured with -DZH_BUILD_TESTS=OFF. Set LICHESS_BOT_TOKEN to" \
+      "play on lichess.org instead, or configure with -DZH_BUILD_TESTS=ON for the demo." >&2
+  else
+    echo "demo: $emulator is missing; run 'make build' first" >&2
+  fi
+  exit 1
+fi
 
 run_dir="$build/demo-run"
 rm -rf "$run_dir"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU check: what the first machine with an NVIDIA GPU runs to measure zhbot there, in a few
-# commands of at most 10 minutes each. That machine needs a CUDA PyTorch (pip), a C++20 compiler
+# The GPU check: what a new machine with an NVIDIA GPU runs to measure zhbot there, in a few
+# commands of minutes each. That machine needs a CUDA PyTorch (pip), a C++20 compiler
 # and CMake (pip's cmake/ninja do); nothing of zhbot's dependencies: the header-only libraries
 # and the teacher engine travel with the tree (the `prepare` stage, run on the machine that has
 # them). Every stage writes its part of one report, DIR/report.md (docs/gpu-deployment.md says
@@ -24,13 +24,13 @@
 #                                     new data (or TRAIN_DATA), exported; its checkpoint re-exports
 #                                     elsewhere
 #
-# The first four measuring commands, on the GPU machine (each well inside 10 minutes):
+# The first four measuring commands, on the GPU machine (a few minutes each):
 #   tools/gpu/gpu_check.sh build && tools/gpu/gpu_check.sh facts
 #   tools/gpu/gpu_check.sh nnbench
 #   tools/gpu/gpu_check.sh search && tools/gpu/gpu_check.sh games
 # Settings (environment): DIR (build/gpu-check), CARRY (build/gpu-carry), DEVICE (cuda), SCALE
 # (full; toy: the CI test's sizes on a CPU), ZHBOT (default: the build stage's binary), PYTHON
-# (python3), OUT_DIR (where the report and the trained network are copied too, e.g. $OUT).
+# (python3), OUT_DIR (where the report and the trained network are copied too).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -131,7 +131,7 @@ prepare() {
       cp "$f" "$CARRY/data/" && used=$((used + size))
     done < <(find "$CARRY_DATA" -name '*.zhrec' | sort)
   fi
-  echo "gpu_check: $CARRY holds $(du -sh "$CARRY" | cut -f1): name it in the device run's carry"
+  echo "gpu_check: $CARRY holds $(du -sh "$CARRY" | cut -f1): copy it to the GPU machine with the checkout"
 }
 
 # ---- build (on the GPU machine) ----
@@ -285,7 +285,7 @@ games() {
 
 # ---- optional: teacher data on every core, chunk by chunk (resumable) ----
 # DATAGEN_SEEDS names the chunks' seeds (default 30000 up); a chunk is not started when the last
-# one's time would carry it past DATAGEN_MINUTES (a chunk killed by the call's limit is lost).
+# one's time would carry it past DATAGEN_MINUTES (a chunk cut off by a deadline is lost).
 # With OUT_DIR set, each finished chunk goes back packed (chunk-SEED.tar.xz, a tenth of its size).
 datagen() {
   need_zhbot

@@ -1,38 +1,43 @@
 #!/usr/bin/env bash
-# The lent GPU machine's one call, for the next network (a lent machine gives 15 minutes in
-# all, its start included, and 10 minutes a command): the recipe's teacher chunks (3 000 games
-# at 3 000 nodes, from seeds the lab has not made) on all cores but two, while the next network
-# trains on the GPU beside them, warm from the shipped network, on the chunks that travelled
-# with the tree, for the time the call has left. What is worth keeping comes back in OUT_DIR
-# within the device's limits (8 files, 16 MiB each, 64 MiB in all): the packed chunks, the
-# checkpoint (weights alone), its export and the report; tools/lab/lab_import.sh takes them into the
-# lab here.
+# The next network on a rented GPU server, in one run (docs/gpu-training.md): the recipe's
+# teacher chunks (3 000 games at 3 000 nodes, from seeds the lab has not made) on all cores but
+# two, while the next network trains on the GPU beside them, warm from the shipped network, on
+# the chunks copied there, for the session's time. What is worth keeping lands in OUT_DIR
+# within the size budget: the packed chunks, the checkpoint (weights alone), its export and the
+# report; tools/lab/lab_import.sh takes them into the lab here.
 #
-#   tools/gpu/gpu_session.sh prepare        here: tools/gpu/gpu_check.sh's carry (headers, teacher), a
-#                                       zhbot without LibTorch for the teacher games, the chunks
-#                                       to train on (as many as travel), the seeds to make
-#   tools/gpu/gpu_session.sh check          there, the first call (seconds): CUDA in PyTorch, the
-#                                       carried headers, teacher, zhbot and chunks; then stops
-#   tools/gpu/gpu_session.sh run OUT_DIR    there, the second call (SESSION_SECONDS, 550)
+#   tools/gpu/gpu_session.sh prepare        here: tools/gpu/gpu_check.sh's carry (headers,
+#                                           teacher), a zhbot without LibTorch for the teacher
+#                                           games, the chunks to train on, the seeds to make
+#   (copy the checkout, with CARRY inside it, to the server)
+#   tools/gpu/gpu_session.sh check          there (seconds): CUDA in PyTorch, the carried
+#                                           headers, teacher, zhbot and chunks; then stops
+#   tools/gpu/gpu_session.sh run OUT_DIR    there: the check again, then SESSION_SECONDS of work
+#   (copy OUT_DIR back)
 #   tools/lab/lab_import.sh OUT_DIR         here: the chunks and the network into the lab
 #
-# prepare runs in the checkout the device call sends (it measures what travels). Its settings:
-# CARRY_CHUNKS (a folder of chunk-SEED.tar.xz to train on; default the shared folder's
-# teacher-NODES), TRAVEL_MB (64: the tree and the carried paths together), SEEDS (the
-# seeds to make; default the recipe's, RECIPE_SEED and RECIPE_CHUNKS or else
-# tools/lab/recipe.sh's SEED and CHUNKS, from the top down, passing over those the lab or the
-# shared folder has: the lab makes them from the bottom up, so the two never meet), GPU_CHUNKS
-# (5: what comes back beside the three other files), DATAGEN_ZHBOT (a zhbot to carry instead of
-# building one). run's: SESSION_SECONDS, WORKERS (cores - 2), TRAIN_OPTS, TRAIN_ARCH (the
-# shipped network's), MEASURE=1 (first the measuring stages of tools/gpu/gpu_check.sh, which
-# build zhbot against PyTorch's LibTorch: minutes), SCALE (full; toy: the CI test's sizes on a
-# CPU), DEVICE (cuda).
+# Budgets (environment; defaults for a server rented for an evening):
+#   SESSION_SECONDS  the run's length, its checks and export included (10800: three hours)
+#   TRAVEL_MB        what prepare lets the checkout and the carry weigh together (2048)
+#   RETURN_MB        what OUT_DIR may hold in all (2048; 0: no limit)
+#   RETURN_FILES     how many files OUT_DIR may hold (0: no limit)
+#   FILE_MB          the largest file OUT_DIR may hold (0: no limit; the report flags one over)
+#   DISK_GB          free disk the check asks for beside DIR (16; toy: 2)
+# prepare's other settings: CARRY_CHUNKS (a folder of chunk-SEED.tar.xz to train on; default the
+# shared folder's teacher-NODES), SEEDS (the seeds to make; default the recipe's, RECIPE_SEED and
+# RECIPE_CHUNKS or else tools/lab/recipe.sh's SEED and CHUNKS, from the top down, passing over
+# those the lab or the shared folder has: the lab makes them from the bottom up, so the two
+# never meet), GPU_CHUNKS (how many seeds; default all the recipe's missing ones), DATAGEN_ZHBOT
+# (a zhbot to carry instead of building one). run's: WORKERS (cores - 2), TRAIN_OPTS,
+# TRAIN_ARCH (the shipped network's), MEASURE=1 (first the measuring stages of
+# tools/gpu/gpu_check.sh, which build zhbot against PyTorch's LibTorch: minutes), SCALE (full;
+# toy: the CI test's sizes on a CPU), DEVICE (cuda).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 source tools/lab/lab.sh
 # recipe NAME: a setting of the next network's recipe, read apart from this script's own
-# training settings (a GPU call trains for its time, not the recipe's step count).
+# training settings (a session trains for its time, not the recipe's step count).
 recipe() { (source tools/lab/recipe.sh && echo "${!1}"); }
 DIR=${DIR:-build/gpu-session}
 CARRY=${CARRY:-build/gpu-carry}
@@ -49,7 +54,8 @@ case "$SCALE" in
     CHUNK_GAMES=${CHUNK_GAMES:-$(recipe CHUNK_GAMES)}
     DATAGEN_OPTS=${DATAGEN_OPTS:-}
     TRAIN_OPTS=${TRAIN_OPTS:---batch-size 512 --lr 0.02 --seed 1 --epoch-steps 2000}
-    SESSION_SECONDS=${SESSION_SECONDS:-550}
+    SESSION_SECONDS=${SESSION_SECONDS:-10800}
+    DISK_GB=${DISK_GB:-16}
     EXPORT_SECONDS=${EXPORT_SECONDS:-40}   # the training's end, its export and the report
     TRAIN_START_SECONDS=${TRAIN_START_SECONDS:-30}  # PyTorch, CUDA and the data loaded: no step
     TRAIN_MIN_SECONDS=${TRAIN_MIN_SECONDS:-60}
@@ -62,6 +68,7 @@ case "$SCALE" in
     DATAGEN_OPTS=${DATAGEN_OPTS:---max-plies 12}
     TRAIN_OPTS=${TRAIN_OPTS:---batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1}
     SESSION_SECONDS=${SESSION_SECONDS:-45}
+    DISK_GB=${DISK_GB:-2}
     EXPORT_SECONDS=${EXPORT_SECONDS:-12}
     TRAIN_START_SECONDS=${TRAIN_START_SECONDS:-5}
     TRAIN_MIN_SECONDS=${TRAIN_MIN_SECONDS:-5}
@@ -70,12 +77,14 @@ case "$SCALE" in
     ;;
   *) echo "gpu_session: SCALE is full or toy, not '$SCALE'" >&2; exit 2 ;;
 esac
-RETURN_FILES=8 RETURN_MB=64 FILE_MB=16  # what a device call hands back
+TRAVEL_MB=${TRAVEL_MB:-2048}
+RETURN_MB=${RETURN_MB:-2048} RETURN_FILES=${RETURN_FILES:-0} FILE_MB=${FILE_MB:-0}
 die() { echo "gpu_session: $*" >&2; exit 1; }
 seconds_since() { echo $((SECONDS - $1)); }
 
 # ---- prepare (here) ----
-# The tree's size as the device call counts it: tracked files and untracked ones not ignored.
+# The checkout's size as a copy of its files counts it: tracked files and untracked ones not
+# ignored (build/ is ignored: the carry is counted apart).
 tree_bytes() {
   git -C "$root" ls-files -z --cached --others --exclude-standard |
     { cd "$root" && xargs -0 stat -c %s 2>/dev/null; } | awk '{ s += $1 } END { print s + 0 }'
@@ -85,7 +94,7 @@ prepare() {
   CARRY=$CARRY bash tools/gpu/gpu_check.sh prepare
   mkdir -p "$CARRY/bin" "$CARRY/chunks"
   # zhbot for the teacher games, without LibTorch (datagen needs no network): it runs there
-  # at once, while a LibTorch build would take the first minutes of the call.
+  # at once, while a LibTorch build would take the first minutes of the session.
   if [[ -n ${DATAGEN_ZHBOT:-} ]]; then
     strip -o "$CARRY/bin/zhbot" "$DATAGEN_ZHBOT"
   else
@@ -96,11 +105,11 @@ prepare() {
     strip -o "$CARRY/bin/zhbot" build/gpu-datagen/engine/cli/zhbot
   fi
   # The chunks to train on: whole archives, while the tree and the carry stay under TRAVEL_MB
-  # (less 1 MiB for what changes before the call).
-  budget=$(( (${TRAVEL_MB:-64} - 1) * 1024 * 1024 - $(tree_bytes) ))
+  # (less 1 MiB for what changes before the copy).
+  budget=$(( (TRAVEL_MB - 1) * 1024 * 1024 - $(tree_bytes) ))
   used=$(du -sb "$CARRY" | cut -f1)
   ((used <= budget)) || die "the tree and the carry take $(((used + $(tree_bytes)) / 1048576)) MiB" \
-    "before any chunk, over TRAVEL_MB ${TRAVEL_MB:-64} less 1"
+    "before any chunk, over TRAVEL_MB $TRAVEL_MB less 1"
   for f in "$data"/chunk-*.tar.xz; do
     [[ -f $f ]] || continue
     ((used + $(stat -c %s "$f") <= budget)) || break
@@ -109,7 +118,7 @@ prepare() {
   # The seeds to make: the recipe's, from the top, that neither the lab nor the shared folder has.
   if [[ -n ${SEEDS:-} ]]; then read -ra seeds <<<"$SEEDS"; else
     local first=${RECIPE_SEED:-$(recipe SEED)} count=${RECIPE_CHUNKS:-$(recipe CHUNKS)}
-    for ((seed = first + count - 1; seed >= first && ${#seeds[@]} < ${GPU_CHUNKS:-5}; seed--)); do
+    for ((seed = first + count - 1; seed >= first && ${#seeds[@]} < ${GPU_CHUNKS:-count}; seed--)); do
       [[ -e $ZHBOT_LAB/data/teacher-$NODES/chunk-$seed.done ||
         -e $ZHBOT_SHARED_DATA/teacher-$NODES/chunk-$seed.tar.xz ]] || seeds+=("$seed")
     done
@@ -117,7 +126,7 @@ prepare() {
   printf '%s\n' "${seeds[@]}" >"$CARRY/seeds"
   echo "gpu_session: carry $CARRY: $(find "$CARRY/chunks" -name '*.tar.xz' | wc -l) chunk(s) to" \
     "train on, seeds to make: ${seeds[*]:-none}; with the tree $(((used + $(tree_bytes)) / 1048576))" \
-    "MiB of ${TRAVEL_MB:-64}: name $CARRY in the device run's carry"
+    "MiB of $TRAVEL_MB: copy it to the server with the checkout"
 }
 
 # ---- check (there, first): everything the run needs, in seconds ----
@@ -158,8 +167,8 @@ print("torch %s on %s; shipped network %s" % (torch.__version__, where, arch))' 
     [[ -e $f ]] || { item "chunks to train on" false; break; }
     item "chunk $(basename "$f")" xz -t "$f"
   done
-  item "disk for the chunks (2 GiB)" bash -c '(( $(df -Pk "$1" | awk "NR == 2 { print \$4 }") > 2097152 ))' _ \
-    "$(dirname "$DIR")"
+  item "disk for the chunks ($DISK_GB GiB)" bash -c \
+    '(( $(df -Pk "$1" | awk "NR == 2 { print \$4 }") > $2 * 1048576 ))' _ "$(dirname "$DIR")" "$DISK_GB"
   item "cores" nproc
   [[ $failures -eq 0 ]] || die "$failures check(s) failed: fix the carry before the run"
   echo "gpu_session: ready"
@@ -211,7 +220,7 @@ run() {
   if ((positions > 0 && train_seconds >= TRAIN_MIN_SECONDS)); then
     train "$train_seconds" >"$DIR/train.log" 2>&1 &
     trainer=$!
-    timings+=("training started: $train_seconds s of the call left to it")
+    timings+=("training started: $train_seconds s of the session left to it")
   else
     timings+=("no training: $positions carried positions, $train_seconds s left")
   fi
@@ -220,11 +229,15 @@ run() {
   # time (or FIRST_CHUNK_SECONDS) still fits, and packed for the way back while the next runs.
   # shellcheck disable=SC2207  # one seed a line
   seeds=($(if [[ -n ${SEEDS:-} ]]; then echo "$SEEDS"; else cat "$CARRY/seeds"; fi))
-  # Room on the way back beside the checkpoint, the export (each about the shipped network's
-  # size) and the report (and the measuring stages' report): files, and MiB at CHUNK_MB a chunk.
-  local room=$((RETURN_FILES - 3 - ${MEASURE:-0})) chunk_mb=${CHUNK_MB:-11}
+  # Room in OUT_DIR beside the checkpoint, the export (each about the shipped network's size)
+  # and the report (and the measuring stages' report): files, and MiB at CHUNK_MB a chunk; a
+  # budget of 0 sets no limit.
+  local room=${#seeds[@]} chunk_mb=${CHUNK_MB:-11}
   local mb_left=$((RETURN_MB - 1 - 2 * $(stat -c %s "$SHIPPED_NET") / 1048576))
-  ((room <= mb_left / chunk_mb)) || room=$((mb_left / chunk_mb))
+  ((RETURN_FILES == 0 || room <= RETURN_FILES - 3 - ${MEASURE:-0})) ||
+    room=$((RETURN_FILES - 3 - ${MEASURE:-0}))
+  ((RETURN_MB == 0 || room <= mb_left / chunk_mb)) || room=$((mb_left / chunk_mb))
+  timings+=("room in OUT_DIR: $room chunk(s)")
   for seed in "${seeds[@]}"; do
     ((${#made[@]} < room)) || break
     ((SECONDS + last + PACK_SECONDS + EXPORT_SECONDS <= deadline)) || break
@@ -297,15 +310,16 @@ report() {  # report OUT MADE_SEEDS: what was made, how long each step took, wha
     [[ -f $file && $file != */gpu-session.md ]] || continue
     count=$((count + 1)) bytes=$((bytes + $(stat -c %s "$file")))
     echo "- $(basename "$file"): $(stat -c %s "$file") bytes"
-    (($(stat -c %s "$file") <= FILE_MB * 1048576)) || echo "  OVER the device's $FILE_MB MiB a file"
+    ((FILE_MB == 0 || $(stat -c %s "$file") <= FILE_MB * 1048576)) ||
+      echo "  OVER the budget's $FILE_MB MiB a file"
   done
-  echo "- and this report: $((count + 1)) file(s), $((bytes / 1048576)) MiB of the device's"
-  echo "  $RETURN_FILES files and $RETURN_MB MiB"
+  echo "- and this report: $((count + 1)) file(s), $((bytes / 1048576)) MiB; the budget: RETURN_FILES"
+  echo "  $RETURN_FILES, RETURN_MB $RETURN_MB (0: no limit)"
 }
 
 case "${1:-}" in
   prepare) prepare ;;
   check) mkdir -p "$DIR" && check ;;
   run) mkdir -p "$DIR" && run "${2:-}" ;;
-  *) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a lent GPU machine handed back (tools/gpu/gpu_session.sh run OUT_DIR), into the lab:
+# What a GPU server's session handed back (tools/gpu/gpu_session.sh run OUT_DIR), into the lab:
 # - each chunk-SEED.tar.xz into LAB/data/teacher-NODES, checked as a shared chunk is
 #   (tools/lab/lab.sh, lab_import_chunk: it unpacks, its datagen log names NODES and CHUNK_GAMES,
 #   training.check_chunk passes) and marked done, so that every run of the recipe skips it; a

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The next network's recipe, the one place its settings live (sourced). The lab's tools default
-# to it, so the background chunks, the status, a GPU loan's chunks and the run itself all work
+# to it, so the background chunks, the status, a GPU server's chunks and the run itself all work
 # on the same seeds: tools/lab/next_network.sh, tools/lab/lab_chunks.sh, tools/lab/lab_status.sh
 # and tools/gpu/gpu_session.sh. A setting in the environment wins over the recipe's. Why these
 # values: models/README.md, "Next".
