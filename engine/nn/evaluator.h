@@ -23,8 +23,6 @@ struct EvalInput {
   int repetitions = 0;
   // [0] the move that led to `position`, [1] the move before it; null where unknown or none.
   std::array<Move, 2> last_moves{};
-
-  void push_move(Move m) { last_moves = {m, last_moves[0]}; }
 };
 
 // The last moves of a game whose moves are `moves` (oldest first).

@@ -3,9 +3,10 @@
 #   the same teacher games written in both formats; the 1.0 shards re-encoded into 2.0 equal the
 #   2.0 shards byte for byte (the last moves recovered from the records one ply earlier);
 #   a few training steps on 2.0 shards and the export's check against zhbot nneval (zhbot's
-#   encoder and evaluator agree with what Python decoded and computed); zhbot plays with it;
-#   a model whose metadata names another format than its first convolution takes is refused
-#   by name; data that mixes formats is refused; every shipped network still loads and plays.
+#   encoder and evaluator agree with what Python decoded and computed); zhbot plays with it,
+#   and with a random network of format 2.0; a model whose metadata names another format than
+#   its first convolution takes is refused by name; data that mixes formats is refused; every
+#   shipped network still loads and plays.
 # Usage: input_formats.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -40,6 +41,12 @@ grep -q "takes 46 input planes (format 2.0), but the data is format 1.0" "$work/
   || { cat "$work/eval-mismatch.log"; exit 1; }
 out=$("$zhbot" analyse --nodes 30 -o backend=torch -o model="$work/v2.pt" -o precision=fp32 2>&1)
 grep -Eq "^bestmove +[a-hPNBRQ@]" <<<"$out" || { echo "$out"; echo "FAIL: no bestmove (v2)"; exit 1; }
+
+# A random network of format 2.0 plays too.
+"$python" -m training.make_random_net "$work/random-v2.pt" --arch resnet-1x8 --input-format 2.0
+out=$("$zhbot" analyse --nodes 10 -o backend=torch -o model="$work/random-v2.pt" 2>&1)
+grep -q '"input_version": "2.0"' <<<"$out" && grep -Eq "^bestmove +[a-hPNBRQ@]" <<<"$out" \
+  || { echo "$out"; echo "FAIL: the random format 2.0 network"; exit 1; }
 
 # A 34-plane network that declares format 2.0.
 "$python" - "$work/liar.pt" <<'PY'
