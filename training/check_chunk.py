@@ -54,7 +54,7 @@ def check_records(path, records):
         where = np.flatnonzero(bad)
         if len(where):
             return "%s: record %d (offset %d) has %s" % (
-                path, where[0], rec.HEADER_SIZE + where[0] * rec.RECORD_DTYPE.itemsize, what)
+                path, where[0], rec.HEADER_SIZE + where[0] * records.dtype.itemsize, what)
     return None
 
 

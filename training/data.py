@@ -16,6 +16,11 @@ def score_to_value(score, scale_cp=VALUE_SCALE_CP):
         np.float32)
 
 
+def models_version(planes):
+    """The input version of a plane count ("?" for one zhbot does not encode)."""
+    return {p: v for v, p in rec.INPUT_PLANES_OF.items()}.get(planes, "?")
+
+
 def is_validation(game_id, permille):
     """Whether a game belongs to the validation set: a fixed function of its id, so the split
     is by game (never by position) and the same on every machine and every run."""
@@ -30,6 +35,12 @@ class Dataset:
         self.shards = [rec.Shard(p) for p in rec.list_shards(paths)]
         if not self.shards:
             raise ValueError("no .zhrec shards under %s" % ", ".join(map(str, paths)))
+        formats = sorted({s.input_version for s in self.shards})
+        if len(formats) > 1:
+            raise ValueError("the shards mix input formats %s; re-encode them into one "
+                             "(zhbot datagen --reencode)" % " and ".join(formats))
+        self.input_version = formats[0]
+        self.input_planes = self.shards[0].input_planes
         self.sizes = np.array([len(s) for s in self.shards], dtype=np.int64)
         self.offsets = np.concatenate([[0], np.cumsum(self.sizes)])
         ids = np.concatenate([np.asarray(s.records["game_id"]) for s in self.shards])
@@ -42,11 +53,18 @@ class Dataset:
     def __len__(self):
         return int(self.offsets[-1])
 
+    def check_planes(self, planes, network):
+        """Exits with a clear message when `network` takes another plane count than the data."""
+        if planes != self.input_planes:
+            raise SystemExit("%s takes %d input planes (format %s), but the data is format %s "
+                             "(%d planes)" % (network, planes, models_version(planes),
+                                              self.input_version, self.input_planes))
+
     def gather(self, indices):
         """The records at global `indices` (any order), as one structured array."""
         indices = np.asarray(indices, dtype=np.int64)
         shard = np.searchsorted(self.offsets, indices, side="right") - 1
-        out = np.empty(len(indices), dtype=rec.RECORD_DTYPE)
+        out = np.empty(len(indices), dtype=self.shards[0].dtype)
         for s in np.unique(shard):
             rows = np.flatnonzero(shard == s)
             local = np.sort(indices[rows] - self.offsets[s])  # sorted reads from the memmap
@@ -55,7 +73,7 @@ class Dataset:
         return out
 
     def batch(self, indices, result_weight, policy_temperature_cp=None, scale_cp=VALUE_SCALE_CP):
-        """Arrays for one batch: planes [N,34,8,8], policy [N,5184], value [N], and the raw
+        """Arrays for one batch: planes [N,P,8,8], policy [N,5184], value [N], and the raw
         records (for metrics)."""
         r = self.gather(indices)
         first = self.shards[0]

@@ -20,12 +20,15 @@ import torch
 
 from training import data as data_mod
 from training import metrics as metrics_mod
+from training import models
+from training import records as rec
 from training.export import load_checkpoint
 from training.quantize import use_int8_engine
 
 
 def load_network(path):
-    """(net, training config, step) of a checkpoint or of a model file from training.export."""
+    """(net, training config, step, input planes) of a checkpoint or of a model file from
+    training.export."""
     try:  # both are zip archives; only TorchScript's holds constants.pkl
         with zipfile.ZipFile(path) as archive:
             scripted = any(name.endswith("/constants.pkl") for name in archive.namelist())
@@ -33,18 +36,19 @@ def load_network(path):
         raise SystemExit("evaluate: %s is neither a training checkpoint nor a model file" % path)
     if not scripted:
         net, state = load_checkpoint(path)
-        return net, state.get("config", {}), state.get("step")
+        return net, state.get("config", {}), state.get("step"), models.input_planes_of(net)
     extra = {"zhbot.json": ""}
     net = torch.jit.load(path, map_location="cpu", _extra_files=extra)
     net.eval()
     meta = json.loads(extra["zhbot.json"] or "{}")
+    planes = rec.INPUT_PLANES_OF.get(str(meta.get("input_version", "1.0")), 0)
     if meta.get("weights") == "int8":  # training.quantize's file: its kernels' engine
         use_int8_engine()
     # The export keeps the run's target settings and split (None or absent: the defaults).
     training = meta.get("training")
     if not isinstance(training, dict):  # a random network's is a sentence
-        return net, {}, meta.get("step")
-    return net, {k: v for k, v in training.items() if v is not None}, meta.get("step")
+        return net, {}, meta.get("step"), planes
+    return net, {k: v for k, v in training.items() if v is not None}, meta.get("step"), planes
 
 
 def main(argv=None):
@@ -60,9 +64,10 @@ def main(argv=None):
                    "split")
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
-    net, config, step = load_network(args.checkpoint)
+    net, config, step, planes = load_network(args.checkpoint)
     permille = args.validation_permille or config.get("validation_permille", 50)
     dataset = data_mod.Dataset(args.data, permille)
+    dataset.check_planes(planes, args.checkpoint)
     indices = np.arange(len(dataset)) if args.test_set else dataset.validation
     if args.positions and len(indices) > args.positions:
         indices = np.sort(np.random.default_rng(1).choice(indices, args.positions, replace=False))

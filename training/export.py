@@ -22,7 +22,6 @@ from training import data as data_mod
 from training import models
 from training import records as rec
 
-INPUT_VERSION = "1.0"
 POLICY_FORMAT = "map81x8x8"
 
 
@@ -31,9 +30,11 @@ def save_torchscript(net, out, meta):
     count."""
     net.eval()
     params = models.parameter_count(net)
-    meta = dict(meta, input_version=INPUT_VERSION, policy_format=POLICY_FORMAT, parameters=params)
+    planes = models.input_planes_of(net)
+    meta = dict(meta, input_version=models.INPUT_VERSIONS[planes], policy_format=POLICY_FORMAT,
+                parameters=params)
     with torch.no_grad():
-        value, policy = net(torch.zeros(2, models.INPUT_PLANES, 8, 8))
+        value, policy = net(torch.zeros(2, planes, 8, 8))
     assert value.shape == (2, 1) and policy.shape == (2, models.POLICY_PLANES * 64)
     tmp = out + ".tmp"
     torch.jit.script(net).save(tmp, _extra_files={"zhbot.json": json.dumps(meta)})
@@ -151,6 +152,7 @@ def main(argv=None):
     if not args.data:
         sys.exit("export: --data is needed for the check against zhbot (or --no-check)")
     dataset = data_mod.Dataset(args.data)
+    dataset.check_planes(models.input_planes_of(net), args.checkpoint)
     check_against_zhbot("export", net, args.out, dataset, args)
 
 

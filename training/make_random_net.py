@@ -2,6 +2,7 @@
 no trained network is at hand (it plays no better than chance).
 
     /usr/bin/python3 -m training.make_random_net OUT.pt [--arch resnet-6x64] [--seed 1]
+        [--input-format 1.0|2.0]
 
 The format is the one training.export writes (see training/models.py for the contract).
 """
@@ -11,6 +12,7 @@ import torch
 from torch import nn
 
 from training import models
+from training import records as rec
 from training.export import save_torchscript
 
 
@@ -19,10 +21,12 @@ def main():
     parser.add_argument("out", help="where to write the TorchScript file (.pt)")
     parser.add_argument("--arch", default="resnet-6x64", help="resnet-BxC or mobile-BxC")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--input-format", default="1.0", choices=sorted(rec.INPUT_PLANES_OF),
+                        help="the input format it takes (engine/nn/input_format.h)")
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
-    net = models.build(args.arch)
+    net = models.build(args.arch, input_planes=rec.INPUT_PLANES_OF[args.input_format])
     for module in net.modules():  # plausible batch-norm statistics, not the identity
         if isinstance(module, nn.BatchNorm2d):
             module.running_mean.uniform_(-0.1, 0.1)

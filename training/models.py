@@ -1,6 +1,7 @@
 """Networks for zhbot's torch backend. Every model has the same contract:
 
-  input  [B, 34, 8, 8] float32: CrazyAra input representation v1.0 (engine/nn/encoder.h)
+  input  [B, P, 8, 8] float32: P = 34, CrazyAra input representation v1.0, or P = 46, format
+         2.0 (engine/nn/encoder.h, engine/nn/input_format.h); the metadata names the format
   output (value [B, 1] in [-1, 1] for the side to move,
           policy logits [B, 5184] in policy-map order plane * 64 + square)
 
@@ -19,7 +20,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-INPUT_PLANES = 34
+INPUT_PLANES = 34  # format 1.0, the default
+INPUT_VERSIONS = {34: "1.0", 46: "2.0"}  # planes -> the input version a model file declares
 POLICY_PLANES = 81
 
 
@@ -63,9 +65,13 @@ class InvertedResidual(nn.Module):
 
 
 class Net(nn.Module):
-    def __init__(self, kind="resnet", blocks=6, channels=64, expansion=3):
+    def __init__(self, kind="resnet", blocks=6, channels=64, expansion=3,
+                 input_planes=INPUT_PLANES):
         super().__init__()
-        self.stem = conv_bn(INPUT_PLANES, channels, 3)
+        if input_planes not in INPUT_VERSIONS:
+            raise ValueError("%d input planes: zhbot encodes %s" % (
+                input_planes, " or ".join("%d (format %s)" % kv for kv in INPUT_VERSIONS.items())))
+        self.stem = conv_bn(input_planes, channels, 3)
         if kind == "resnet":
             tower = [Residual(channels) for _ in range(blocks)]
         elif kind == "mobile":
@@ -97,11 +103,18 @@ def parse_arch(text):
     return {"kind": m.group(1), "blocks": int(m.group(2)), "channels": int(m.group(3))}
 
 
-def build(arch):
-    """A network from an architecture string or dict."""
+def build(arch, input_planes=None):
+    """A network from an architecture string or dict (whose "input_planes", when present, is
+    the input's plane count; 34 otherwise, as in checkpoints made before format 2.0)."""
     if isinstance(arch, str):
         arch = parse_arch(arch)
-    return Net(arch["kind"], arch["blocks"], arch["channels"])
+    planes = input_planes or arch.get("input_planes", INPUT_PLANES)
+    return Net(arch["kind"], arch["blocks"], arch["channels"], input_planes=planes)
+
+
+def input_planes_of(net):
+    """The plane count a (not scripted) network takes."""
+    return net.stem[0].in_channels
 
 
 def parameter_count(net):

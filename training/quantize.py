@@ -25,6 +25,7 @@ import torch
 
 from training import data as data_mod
 from training import models
+from training import records as rec
 from training.export import check_against_zhbot
 
 # The layer left in fp32 (see above), by its name in training/models.py.
@@ -50,7 +51,11 @@ def load_model_file(path):
         sys.exit("quantize: %s already has %s weights" % (path, meta["weights"]))
     if "architecture" not in meta:
         sys.exit("quantize: %s names no architecture in its zhbot.json" % path)
-    net = models.build(models.parse_arch(meta["architecture"]))
+    planes = rec.INPUT_PLANES_OF.get(str(meta.get("input_version", "1.0")))
+    if planes is None:
+        sys.exit("quantize: %s declares input version %s, which zhbot does not encode"
+                 % (path, meta["input_version"]))
+    net = models.build(models.parse_arch(meta["architecture"]), input_planes=planes)
     net.load_state_dict(scripted.state_dict())
     return net.eval(), meta
 

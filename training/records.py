@@ -1,18 +1,19 @@
-"""Reader of zhbot training shards (record format version 1; spec in training/README.md).
+"""Reader of zhbot training shards (record format versions 1 and 2; spec in training/README.md).
 
 A shard is a 128-byte header and fixed-size records, little-endian, so it is memory-mapped as
 one numpy structured array. The planes are stored as the engine's encoder produced them: the
 header says which planes are 64-bit masks and which are one constant float, and this module
-only expands them; it knows no normalisation constant of the encoder.
+only expands them; it knows no normalisation constant of the encoder. Version 1 holds input
+format 1.0 (34 planes), version 2 input format 2.0 (46 planes: the 34, then the last moves, the
+pieces giving check and the material balance).
 """
 import os
 
 import numpy as np
 
 MAGIC = b"ZHBOTREC"
-FORMAT_VERSION = 1
 HEADER_SIZE = 128
-INPUT_VERSION = "1.0"
+INPUT_VERSION = "1.0"  # what a network without metadata takes
 INPUT_PLANES = 34
 POLICY_SLOTS = 8
 POLICY_SIZE = 81 * 64
@@ -29,7 +30,8 @@ HEADER_DTYPE = np.dtype([
     ("reserved0", "u1"),
     ("policy_temperature_cp", "<f4"),
     ("input_planes", "<u4"),
-    ("reserved", "u1", (52,)),
+    ("plane_kind_more", "u1", (30,)),  # version 2: the kinds of planes 34..63
+    ("reserved", "u1", (22,)),
 ])
 assert HEADER_DTYPE.itemsize == HEADER_SIZE
 
@@ -50,8 +52,20 @@ RECORD_DTYPE = np.dtype([
 ])
 assert RECORD_DTYPE.itemsize == 440
 
+RECORD_DTYPE_V2 = np.dtype(RECORD_DTYPE.descr + [
+    ("extra_masks", "<u8", (5,)),      # format 2.0's mask planes after the 34th
+    ("extra_constants", "<f4", (7,)),  # its constant planes after the 34th
+    ("last_moves", "<u2", (2,)),       # the move that led here and the one before (raw, 0: none)
+])
+assert RECORD_DTYPE_V2.itemsize == 512
+
+# record format version -> (input version, planes, mask planes, record dtype)
+FORMATS = {1: ("1.0", 34, 15, RECORD_DTYPE), 2: ("2.0", 46, 20, RECORD_DTYPE_V2)}
+INPUT_PLANES_OF = {version: planes for version, planes, _, _ in FORMATS.values()}
+
 FLAG_MOVE_NOT_TEACHER = 1
 FLAG_ADJUDICATED = 2
+FLAG_OWN_GAME = 4  # a position of a game zhbot played (zhbot datagen --own-games)
 
 
 class ShardError(ValueError):
@@ -70,44 +84,47 @@ class Shard:
         header = np.fromfile(self.path, dtype=HEADER_DTYPE, count=1)[0]
         if header["magic"] != MAGIC:
             raise ShardError("%s: not a zhbot training shard (bad magic at offset 0)" % self.path)
-        if header["format_version"] != FORMAT_VERSION:
+        if int(header["format_version"]) not in FORMATS:
             raise ShardError("%s: record format version %d at offset 8, this reader knows "
-                             "version %d"
-                             % (self.path, header["format_version"], FORMAT_VERSION))
-        if header["record_size"] != RECORD_DTYPE.itemsize:
+                             "versions %s" % (self.path, header["format_version"],
+                                              " and ".join(map(str, FORMATS))))
+        input_version, planes, masks, dtype = FORMATS[int(header["format_version"])]
+        if header["record_size"] != dtype.itemsize:
             raise ShardError("%s: record size %d at offset 12, expected %d"
-                             % (self.path, header["record_size"], RECORD_DTYPE.itemsize))
+                             % (self.path, header["record_size"], dtype.itemsize))
         version = header["input_version"].decode("ascii", "replace")
-        if version != INPUT_VERSION or header["input_planes"] != INPUT_PLANES:
+        if version != input_version or header["input_planes"] != planes:
             raise ShardError("%s: input format %s with %d planes (offset 24), expected %s with %d"
-                             % (self.path, version, header["input_planes"], INPUT_VERSION,
-                                INPUT_PLANES))
+                             % (self.path, version, header["input_planes"], input_version,
+                                planes))
+        self.input_version, self.input_planes, self.dtype = input_version, planes, dtype
         if header["policy_slots"] != POLICY_SLOTS:
             raise ShardError("%s: %d policy slots at offset 66, expected %d"
                              % (self.path, header["policy_slots"], POLICY_SLOTS))
         count = int(header["record_count"])
-        expected = HEADER_SIZE + count * RECORD_DTYPE.itemsize
+        expected = HEADER_SIZE + count * dtype.itemsize
         if size != expected:
-            whole = (size - HEADER_SIZE) // RECORD_DTYPE.itemsize
-            at = HEADER_SIZE + min(whole, count) * RECORD_DTYPE.itemsize
+            whole = (size - HEADER_SIZE) // dtype.itemsize
+            at = HEADER_SIZE + min(whole, count) * dtype.itemsize
             raise ShardError("%s: %s at offset %d: the header says %d records (%d bytes), the file "
                              "has %d bytes" % (self.path, "truncated" if size < expected else
                                                "extra bytes", at, count, expected, size))
-        kinds = np.asarray(header["plane_kind"])
+        kinds = np.concatenate([header["plane_kind"], header["plane_kind_more"]])[:planes]
         if set(np.unique(kinds)) - {0, 1}:
             raise ShardError("%s: unknown plane kind at offset 32" % self.path)
         self.mask_planes = np.flatnonzero(kinds == 0)
         self.constant_planes = np.flatnonzero(kinds == 1)
-        if len(self.mask_planes) != 15 or len(self.constant_planes) != 19:
-            raise ShardError("%s: plane kinds do not match record format 1 (offset 32)" % self.path)
+        if len(self.mask_planes) != masks:
+            raise ShardError("%s: plane kinds do not match record format %d (offset 32)"
+                             % (self.path, header["format_version"]))
         self.policy_temperature_cp = float(header["policy_temperature_cp"])
-        self.records = np.memmap(self.path, dtype=RECORD_DTYPE, mode="r", offset=HEADER_SIZE,
-                                 shape=(count,)) if count else np.zeros(0, RECORD_DTYPE)
+        self.records = np.memmap(self.path, dtype=dtype, mode="r", offset=HEADER_SIZE,
+                                 shape=(count,)) if count else np.zeros(0, dtype)
         counts = self.records["pv_count"]
         bad = np.flatnonzero((counts < 1) | (counts > POLICY_SLOTS))
         if len(bad):
             raise ShardError("%s: record %d (offset %d) has %d policy slots in use"
-                             % (self.path, bad[0], HEADER_SIZE + bad[0] * RECORD_DTYPE.itemsize,
+                             % (self.path, bad[0], HEADER_SIZE + bad[0] * dtype.itemsize,
                                 self.records["pv_count"][bad[0]]))
 
     def __len__(self):
@@ -115,13 +132,18 @@ class Shard:
 
 
 def expand_planes(records, mask_planes, constant_planes):
-    """Input planes [N, 34, 8, 8] float32 of `records`, exactly as the encoder produced them."""
-    n = len(records)
-    planes = np.empty((n, INPUT_PLANES, 64), dtype=np.float32)
-    masks = np.ascontiguousarray(records["masks"]).view(np.uint8).reshape(n, 15, 8)
-    planes[:, mask_planes, :] = np.unpackbits(masks, axis=2, bitorder="little")
-    planes[:, constant_planes, :] = np.asarray(records["constants"])[:, :, None]
-    return planes.reshape(n, INPUT_PLANES, 8, 8)
+    """Input planes [N, P, 8, 8] float32 of `records` (P = 34 or 46, as the shard's format),
+    exactly as the encoder produced them."""
+    n, count = len(records), len(mask_planes) + len(constant_planes)
+    planes = np.empty((n, count, 64), dtype=np.float32)
+    masks, constants = np.asarray(records["masks"]), np.asarray(records["constants"])
+    if count > INPUT_PLANES:  # format 2.0: the planes after the 34th follow in the record
+        masks = np.concatenate([masks, records["extra_masks"]], axis=1)
+        constants = np.concatenate([constants, records["extra_constants"]], axis=1)
+    bits = np.ascontiguousarray(masks).view(np.uint8).reshape(n, len(mask_planes), 8)
+    planes[:, mask_planes, :] = np.unpackbits(bits, axis=2, bitorder="little")
+    planes[:, constant_planes, :] = constants[:, :, None]
+    return planes.reshape(n, count, 8, 8)
 
 
 def policy_target(records, temperature_cp=None):

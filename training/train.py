@@ -96,13 +96,17 @@ def cpu_has_native_bf16():
 def initial_weights(path, arch):
     """The weights of a checkpoint or exported model file, checked to fit `arch`: a warm start
     (an architecture that does not fit is a clear exit, not a half-loaded network)."""
+    arch = models.parse_arch(arch) if isinstance(arch, str) else arch
+    name = "%s-%dx%d" % (arch["kind"], arch["blocks"], arch["channels"])
     source = load_network(path)[0]
     fresh = models.build(arch)
     try:
         fresh.load_state_dict(source.state_dict())
     except RuntimeError as error:
-        raise SystemExit("train: --init-from %s does not fit --arch %s: %s"
-                         % (path, arch, str(error).splitlines()[0]))
+        planes = arch.get("input_planes", models.INPUT_PLANES)
+        raise SystemExit("train: --init-from %s does not fit --arch %s with %d input planes "
+                         "(the data's format): %s"
+                         % (path, name, planes, str(error).splitlines()[0]))
     return fresh.state_dict()
 
 
@@ -218,9 +222,11 @@ def main(argv=None):
     if args.validation_positions and len(validation) > args.validation_positions:
         validation = np.sort(rng.choice(validation, args.validation_positions, replace=False))
 
-    net = models.build(args.arch)
+    # The input format is the data's (training/README.md: input formats).
+    arch = dict(models.parse_arch(args.arch), input_planes=dataset.input_planes)
+    net = models.build(arch)
     if args.init_from and not args.resume:
-        net.load_state_dict(initial_weights(args.init_from, args.arch))
+        net.load_state_dict(initial_weights(args.init_from, arch))
         if main_process:
             print("warm start from %s" % args.init_from, flush=True)
     # Channels-last on the CPU: oneDNN's convolutions run the 6x64's step 1.14x faster with it, the
@@ -253,7 +259,6 @@ def main(argv=None):
             print("resumed at step %d of %d" % (step, total_steps), flush=True)
     model = torch.nn.parallel.DistributedDataParallel(net) if distributed else net
 
-    arch = models.parse_arch(args.arch)
     config = dict(vars(args))
 
     def checkpoint(extra=None):

@@ -11,6 +11,7 @@
 #include "engine/cli/commands.h"
 #include "engine/datagen/datagen.h"
 #include "engine/datagen/jsonl_import.h"
+#include "engine/datagen/reencode.h"
 #include "engine/datagen/shard_io.h"
 
 namespace zh::cli {
@@ -23,10 +24,21 @@ extern "C" void on_stop_signal(int) { g_stop = true; }
 struct DatagenArgs {
   datagen::DatagenOptions options;
   std::string import_file;
+  std::string reencode_dir;
+  std::string format = "1.0";
   bool seed_given = false;
 };
 
 void run_datagen_command(DatagenArgs& a) {
+  a.options.format = parse_input_format(a.format);
+  if (!a.reencode_dir.empty()) {
+    const auto r = datagen::reencode(a.reencode_dir, a.options.out, a.options.format);
+    std::cout << "reencode: " << r.records << " records in " << r.shards << " shard(s) written to "
+              << a.options.out.string() << " in input " << describe(a.options.format) << "; "
+              << r.recovered << " last moves recovered, " << r.unknown
+              << " unknown (no record one ply earlier leads there)\n";
+    return;
+  }
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   if (!a.import_file.empty()) {
@@ -42,6 +54,17 @@ void run_datagen_command(DatagenArgs& a) {
   }
   if (!a.seed_given)
     a.options.seed = std::random_device{}() * 0x100000000ull + std::random_device{}();
+  if (a.options.own.enabled) {
+    const auto& own = a.options.own;
+    a.options.prefix = "own";
+    std::cout << "datagen: own games, zhbot at " << own.nodes << " nodes a move (first "
+              << own.sampled_moves << " moves at temperature " << own.temperature
+              << (own.dirichlet_noise ? ", root noise" : ", no noise") << ") against ";
+    if (own.skill_levels.empty()) std::cout << "itself";
+    for (std::size_t i = 0; i < own.skill_levels.size(); ++i)
+      std::cout << (i ? "," : "Fairy-Stockfish at Skill Level ") << own.skill_levels[i];
+    std::cout << "\n";
+  }
   std::cout << "datagen: seed " << a.options.seed << ", " << a.options.workers
             << " worker(s), teacher " << a.options.teacher.path << " at "
             << (a.options.teacher.nodes > 0 ? std::to_string(a.options.teacher.nodes) + " nodes"
@@ -63,8 +86,15 @@ void add_datagen_command(CLI::App& app) {
   o.workers = int(std::max(1u, std::thread::hardware_concurrency()));
   cmd->add_option("--out", o.out, "directory for the shards (created; existing shards are kept)")
       ->required();
-  cmd->add_option("--import", a->import_file,
-                  "turn a labelled JSONL(.gz) file into shards instead of playing games");
+  auto* import =
+      cmd->add_option("--import", a->import_file,
+                      "turn a labelled JSONL(.gz) file into shards instead of playing games");
+  cmd->add_option("--reencode", a->reencode_dir,
+                  "write the shards of this folder again in --format instead of playing games")
+      ->excludes(import);
+  cmd->add_option("--format", a->format,
+                  "input format of the shards written: 1.0 (34 planes) or 2.0 (46 planes)")
+      ->default_str(a->format);
   cmd->add_option("--workers,-w", o.workers, "teacher processes (default: the core count)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--teacher", o.teacher.path, "UCI engine with crazyhouse")
@@ -99,6 +129,33 @@ void add_datagen_command(CLI::App& app) {
       ->default_str(std::to_string(int(o.game.policy_temperature_cp)));
   cmd->add_option("--max-plies", o.game.max_plies, "adjudicate games this long by the score")
       ->default_str(std::to_string(o.game.max_plies));
+  auto* own = cmd->add_flag("--own-games", o.own.enabled,
+                            "zhbot plays (one side or both), the teacher labels every position");
+  cmd->add_option("--zhbot-option", o.own.engine_options,
+                  "engine option NAME=VALUE for zhbot (backend, model, ...), repeatable")
+      ->needs(own);
+  cmd->add_option("--zhbot-nodes", o.own.nodes, "zhbot's playouts per move")
+      ->default_str(std::to_string(o.own.nodes))
+      ->needs(own);
+  cmd->add_option("--zhbot-sampled-moves", o.own.sampled_moves,
+                  "zhbot's first N moves are drawn from its visits with the temperature")
+      ->default_str(std::to_string(o.own.sampled_moves))
+      ->needs(own);
+  cmd->add_option("--zhbot-temperature", o.own.temperature, "temperature of that draw")
+      ->default_str("1.0")
+      ->needs(own);
+  cmd->add_flag(
+         "--no-noise", [&o](std::int64_t) { o.own.dirichlet_noise = false; },
+         "no Dirichlet noise at zhbot's root")
+      ->needs(own);
+  cmd->add_option("--skill-levels", o.own.skill_levels,
+                  "Fairy-Stockfish Skill Levels zhbot meets, cycled by game, e.g. 5,10,15 "
+                  "(default: zhbot plays itself)")
+      ->delimiter(',')
+      ->needs(own);
+  cmd->add_option("--opponent-nodes", o.own.opponent_nodes, "the opponent's nodes per move")
+      ->default_str(std::to_string(o.own.opponent_nodes))
+      ->needs(own);
   cmd->add_option("--shard-records", o.shard_records, "records per shard")
       ->default_str(std::to_string(o.shard_records));
   cmd->add_option("--shard-minutes", o.shard_minutes,

@@ -183,8 +183,9 @@ int run_nnbench(const NnbenchOptions& o) {
   std::printf("%6s %12s %12s %12s %8s %8s %7s %9s\n", "batch", "(a) raw", "(b) eval", "(c) service",
               "(b)/(a)", "(c)/(a)", "fill", "wait us");
   for (int b : batches) {
-    std::vector<float> planes(static_cast<std::size_t>(b) * kInputSize);
-    encode_batch(std::span(pool.data(), static_cast<std::size_t>(b)), planes);
+    const InputFormat format = torch.input_format();
+    std::vector<float> planes(static_cast<std::size_t>(b * input_size(format)));
+    encode_batch(std::span(pool.data(), static_cast<std::size_t>(b)), planes, format);
     const auto raw = torch.make_raw_forward(planes, b);
     std::vector<Evaluation> outputs(static_cast<std::size_t>(b));
     std::size_t offset = 0;

@@ -24,23 +24,19 @@ struct NnevalArgs {
   std::size_t count = 64;
 };
 
-// The repetition count behind the two repetition planes of a record.
-int repetitions_of(const datagen::Record& r) {
-  // Constant planes are stored in plane order; the first two are the repetition planes.
-  return r.constants[1] > 0 ? 2 : (r.constants[0] > 0 ? 1 : 0);
-}
-
 void run_nneval(const NnevalArgs& a) {
   const std::vector<datagen::Record> records = datagen::read_shard(a.records);
+  const InputFormat format =
+      datagen::check_header(datagen::read_shard_header(a.records), a.records);
   auto evaluator = make_evaluator(a.evaluator);
   const std::size_t n = std::min(a.count, records.size());
-  std::vector<float> stored(kInputSize), encoded(kInputSize);
+  std::vector<float> stored(std::size_t(input_size(format))), encoded(stored.size());
   for (std::size_t i = 0; i < n; ++i) {
     const datagen::Record& r = records[i];
-    EvalInput input{Position::from_fen(datagen::fen_of(r)), repetitions_of(r)};
-    // The record must hold exactly what the encoder makes of its FEN.
-    datagen::unpack_planes(r, stored);
-    encode_position(input, encoded);
+    EvalInput input = datagen::eval_input_of(r);
+    // The record must hold exactly what the encoder makes of its FEN and last moves.
+    datagen::unpack_planes(r, stored, format);
+    encode_position(input, encoded, true, format);
     Evaluation out;
     evaluator->evaluate({&input, 1}, {&out, 1});
     nlohmann::json priors = nlohmann::json::array();

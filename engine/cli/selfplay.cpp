@@ -67,8 +67,9 @@ SlotResult play_slot(int slot, const SelfplayConfig& config, const LoadedEvaluat
         if (c.visits > 0) visited.push_back({c.move, c.visits});
       if (!visited.empty()) {
         const float q = s.best >= 0 ? s.children[std::size_t(s.best)].q : 0.0f;
-        records.push_back(datagen::make_visit_record(
-            game.position(), game.repetitions(), int(game.moves().size()), game_id, visited, q));
+        const EvalInput input{game.position(), game.repetitions(), last_moves_of(game.moves())};
+        records.push_back(
+            datagen::make_visit_record(input, int(game.moves().size()), game_id, visited, q));
         movers.push_back(game.position().side_to_move());
       }
     }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -56,10 +57,13 @@ std::uint64_t game_id_of(const DatagenOptions& o, std::int64_t number) {
 }
 
 void worker(int id, const DatagenOptions& o, const EarlierWork& earlier, ShardWriter& writer,
-            SeenPositions& seen, Shared& shared, const std::atomic<bool>& stop) {
+            SeenPositions& seen, Shared& shared, const LoadedEvaluator* zhbot,
+            const std::atomic<bool>& stop) {
   std::unique_ptr<UciTeacher> teacher;
+  std::unique_ptr<OwnGamePlayers> players;
   try {
     teacher = std::make_unique<UciTeacher>(o.teacher);
+    if (zhbot) players = std::make_unique<OwnGamePlayers>(o.own, o.teacher, *zhbot);
   } catch (const std::exception& e) {
     std::lock_guard lock(shared.mutex);
     shared.failed = true;
@@ -74,7 +78,9 @@ void worker(int id, const DatagenOptions& o, const EarlierWork& earlier, ShardWr
     if (earlier.game_ids.count(game_id)) continue;  // in the folder already
     std::mt19937_64 rng(mix(o.seed * 0x100000001B3ull + std::uint64_t(number)));
     try {
-      PlayedGame g = play_teacher_game(*teacher, game_id, rng, o.game, seen, stop);
+      PlayedGame g =
+          players ? play_own_game(*teacher, *players, number, game_id, rng, o.game, seen, stop)
+                  : play_teacher_game(*teacher, game_id, rng, o.game, seen, stop);
       failures_in_a_row = 0;
       if (stop.load()) {
         ++shared.lost;
@@ -97,12 +103,18 @@ void worker(int id, const DatagenOptions& o, const EarlierWork& earlier, ShardWr
       }
       try {
         teacher->restart();
+        if (players) players->restart_opponents();
       } catch (const std::exception& restart_error) {
         std::lock_guard lock(shared.mutex);
         shared.failed = true;
         shared.error = restart_error.what();
         break;
       }
+    } catch (const std::exception& e) {  // zhbot's own search failed: no retry helps
+      std::lock_guard lock(shared.mutex);
+      shared.failed = true;
+      shared.error = e.what();
+      break;
     }
   }
   std::lock_guard lock(shared.mutex);
@@ -115,10 +127,11 @@ void worker(int id, const DatagenOptions& o, const EarlierWork& earlier, ShardWr
 
 DatagenReport run_datagen(const DatagenOptions& o, const std::atomic<bool>& stop,
                           std::ostream& log) {
+  if (o.own.enabled) check_own_game_options(o.own);  // before the folder is touched
   SeenPositions seen;
-  const EarlierWork earlier = take_up_earlier_work(o.out, o.prefix, seen);
+  const EarlierWork earlier = take_up_earlier_work(o.out, o.prefix, seen, o.format);
   ShardWriter writer(o.out, o.prefix, o.shard_records, o.game.policy_temperature_cp,
-                     Millis(std::int64_t(o.shard_minutes * 60000.0)));
+                     Millis(std::int64_t(o.shard_minutes * 60000.0)), steady_clock(), o.format);
   Shared shared;
   shared.positions_before = earlier.positions;
   if (o.games > 0) {
@@ -133,11 +146,15 @@ DatagenReport run_datagen(const DatagenOptions& o, const std::atomic<bool>& stop
         << " shard(s) from an earlier run; " << earlier.temporary_removed
         << " unfinished shard(s) removed, their games are played again\n"
         << std::flush;
+  // Own games: one network for every worker's zhbot, loaded before any game starts.
+  std::optional<LoadedEvaluator> zhbot;
+  if (o.own.enabled) zhbot = load_own_game_evaluator(o.own);
   const auto started = zh::steady_clock().now();
   std::vector<std::thread> threads;
   for (int i = 0; i < o.workers; ++i)
     threads.emplace_back(worker, i, std::cref(o), std::cref(earlier), std::ref(writer),
-                         std::ref(seen), std::ref(shared), std::cref(stop));
+                         std::ref(seen), std::ref(shared), zhbot ? &*zhbot : nullptr,
+                         std::cref(stop));
 
   // Progress until every worker is done.
   std::atomic<bool> done{false};

@@ -1,5 +1,6 @@
 #pragma once
-// `zhbot datagen`: K workers, each with its own teacher process, play teacher games and write
+// `zhbot datagen`: K workers, each with its own teacher process, play teacher games (or own
+// games: zhbot plays, the teacher labels; engine/datagen/own_game.h) and write
 // their labelled positions into shards until a position or game count is reached or `stop`
 // is set (Ctrl-C). Only whole games are written. A folder that holds an earlier run's shards
 // is taken up (engine/datagen/earlier_work.h): its games and positions count toward the
@@ -11,6 +12,7 @@
 #include <ostream>
 #include <string>
 
+#include "engine/datagen/own_game.h"
 #include "engine/datagen/teacher_game.h"
 #include "engine/datagen/uci_teacher.h"
 
@@ -19,8 +21,10 @@ namespace zh::datagen {
 struct DatagenOptions {
   TeacherConfig teacher;
   GameOptions game;
+  OwnGameOptions own;  // enabled: zhbot plays (own_game.h), the teacher labels
   std::filesystem::path out;
   std::string prefix = "teacher";
+  InputFormat format = InputFormat::kV1;  // of the shards written (record_format.h)
   int workers = 1;
   std::int64_t positions = 0;  // stop after this many records (0: no limit)
   std::int64_t games = 0;      // stop after this many games (0: no limit)

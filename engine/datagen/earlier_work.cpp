@@ -31,7 +31,7 @@ std::uint64_t seen_key_of(const Record& record) {
 }
 
 EarlierWork take_up_earlier_work(const fs::path& dir, const std::string& prefix,
-                                 SeenPositions& seen) {
+                                 SeenPositions& seen, InputFormat format) {
   EarlierWork work;
   if (!fs::is_directory(dir)) return work;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -42,6 +42,10 @@ EarlierWork take_up_earlier_work(const fs::path& dir, const std::string& prefix,
   }
   for (const fs::path& shard : list_shards(dir)) {
     if (!named_for(shard, prefix, kShardSuffix)) continue;
+    const InputFormat held = check_header(read_shard_header(shard), shard.string());
+    if (held != format)
+      throw FormatError(shard.string() + " holds input " + describe(held) + "; this run writes " +
+                        describe(format) + ": one folder holds one format");
     for (const Record& record : read_shard(shard)) {
       work.game_ids.insert(record.game_id);
       try {

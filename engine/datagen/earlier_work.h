@@ -28,9 +28,10 @@ struct EarlierWork {
 // Reads the complete shards named <prefix>-NNNNNN.zhrec under `dir` (none when it does not
 // exist), marks their positions in `seen` and removes <prefix>-*.zhrec.tmp. A damaged shard
 // throws FormatError naming it: the folder is then not taken up, and is made anew by its owner.
-// One datagen run a folder at a time.
+// A shard of another input format than `format` throws FormatError too. One datagen run a
+// folder at a time.
 EarlierWork take_up_earlier_work(const std::filesystem::path& dir, const std::string& prefix,
-                                 SeenPositions& seen);
+                                 SeenPositions& seen, InputFormat format = InputFormat::kV1);
 
 // The key under which play_teacher_game marks a record's position seen (its FEN's position and
 // the repetition planes: one or two earlier occurrences).

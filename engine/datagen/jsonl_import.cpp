@@ -92,7 +92,8 @@ ImportReport import_jsonl(const std::filesystem::path& file, ShardWriter& writer
     }
     const int repetitions = game.occurrences[pos.key()]++;
     const TeacherLine teacher_line{move, cp, mate};
-    Record r = make_record(pos, repetitions, ply, game_id_from_text(id), {&teacher_line, 1}, 0.0f);
+    Record r = make_record(EvalInput{pos, repetitions}, ply, game_id_from_text(id),
+                           {&teacher_line, 1}, 0.0f);
     set_result(r, pos.side_to_move(), result);
     game.records.push_back(r);
     if (report.lines % 200000 == 0)

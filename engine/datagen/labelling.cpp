@@ -9,12 +9,19 @@
 
 namespace zh::datagen {
 
-Record make_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
-                   std::span<const TeacherLine> lines, float policy_temperature_cp) {
-  Record record{};
-  float planes[kInputSize];
-  encode_position(EvalInput{pos, repetitions}, planes);
+void set_input(const EvalInput& input, Record& record) {
+  float planes[input_size(InputFormat::kV2)];
+  encode_position(input, planes, true, InputFormat::kV2);
   pack_planes(planes, record);
+  record.last_moves[0] = input.last_moves[0].raw();
+  record.last_moves[1] = input.last_moves[1].raw();
+}
+
+Record make_record(const EvalInput& input, int ply, std::uint64_t game_id,
+                   std::span<const TeacherLine> lines, float policy_temperature_cp) {
+  const Position& pos = input.position;
+  Record record{};
+  set_input(input, record);
   std::vector<ScoredMove> scored;
   for (const TeacherLine& line : lines) {
     const int index = policy_index(line.move, pos.side_to_move());
@@ -29,12 +36,11 @@ Record make_record(const Position& pos, int repetitions, int ply, std::uint64_t 
   return record;
 }
 
-Record make_visit_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
+Record make_visit_record(const EvalInput& input, int ply, std::uint64_t game_id,
                          std::span<const VisitedMove> moves, float q) {
+  const Position& pos = input.position;
   Record record{};
-  float planes[kInputSize];
-  encode_position(EvalInput{pos, repetitions}, planes);
-  pack_planes(planes, record);
+  set_input(input, record);
   std::vector<VisitedMove> best(moves.begin(), moves.end());
   std::stable_sort(best.begin(), best.end(),
                    [](const VisitedMove& a, const VisitedMove& b) { return a.visits > b.visits; });

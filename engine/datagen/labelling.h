@@ -11,10 +11,14 @@
 
 namespace zh::datagen {
 
-// `lines` best first (lines[0] = the teacher's move); `repetitions` = earlier occurrences of
-// the position in its game (the repetition planes).
-Record make_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
+// `lines` best first (lines[0] = the teacher's move); `input` is the position with its
+// repetitions and last moves (the record holds the planes of every input format).
+Record make_record(const EvalInput& input, int ply, std::uint64_t game_id,
                    std::span<const TeacherLine> lines, float policy_temperature_cp);
+
+// Sets the record's planes and last moves from `input` (the encoder's format 2.0, whose first
+// 34 planes are format 1.0's).
+void set_input(const EvalInput& input, Record& record);
 
 // A self-play record: the policy target is the search's visit distribution over the root
 // moves (the most visited kPolicySlots of them, renormalised; slot 0 = the most visited), the
@@ -23,7 +27,7 @@ struct VisitedMove {
   Move move;
   std::uint32_t visits;
 };
-Record make_visit_record(const Position& pos, int repetitions, int ply, std::uint64_t game_id,
+Record make_visit_record(const EvalInput& input, int ply, std::uint64_t game_id,
                          std::span<const VisitedMove> moves, float q);
 
 // Sets record.result for the side to move `mover` from the game's result (white's view).

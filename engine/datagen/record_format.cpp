@@ -8,19 +8,27 @@
 namespace zh::datagen {
 
 namespace {
-constexpr std::array<PlaneKind, kInputPlanes> kPlaneKinds = [] {
-  std::array<PlaneKind, kInputPlanes> k{};
+constexpr std::array<PlaneKind, kMaxInputPlanes> kPlaneKinds = [] {
+  std::array<PlaneKind, kMaxInputPlanes> k{};
   k.fill(PlaneKind::kConstant);
   for (int p = 0; p < 12; ++p) k[p] = PlaneKind::kMask;  // pieces
   k[plane::kMyPromoted] = PlaneKind::kMask;
   k[plane::kTheirPromoted] = PlaneKind::kMask;
   k[plane::kEnPassant] = PlaneKind::kMask;
+  for (int first : {plane::kLastMove, plane::kMyLastMove}) {  // from, to; the drop flag
+    k[first] = PlaneKind::kMask;
+    k[first + 1] = PlaneKind::kMask;
+  }
+  k[plane::kCheckers] = PlaneKind::kMask;
   return k;
 }();
-static_assert(std::count(kPlaneKinds.begin(), kPlaneKinds.end(), PlaneKind::kMask) == kMaskPlanes);
+static_assert(std::count(kPlaneKinds.begin(), kPlaneKinds.begin() + kInputPlanesV1,
+                         PlaneKind::kMask) == kMaskPlanes);
+static_assert(std::count(kPlaneKinds.begin(), kPlaneKinds.end(), PlaneKind::kMask) ==
+              kMaskPlanes + kExtraMaskPlanes);
 }  // namespace
 
-const std::array<PlaneKind, kInputPlanes>& plane_kinds() { return kPlaneKinds; }
+const std::array<PlaneKind, kMaxInputPlanes>& plane_kinds() { return kPlaneKinds; }
 
 std::int32_t encode_score(int cp, int mate) {
   if (mate > 0) return kMateScore - mate;
@@ -28,47 +36,70 @@ std::int32_t encode_score(int cp, int mate) {
   return std::clamp(cp, -(kMateScore - 1000), kMateScore - 1000);
 }
 
-ShardHeader make_header(std::uint64_t record_count, float policy_temperature_cp) {
+namespace {
+std::uint8_t& kind_byte(ShardHeader& h, int plane) {
+  return plane < kInputPlanes ? h.plane_kind[plane] : h.plane_kind_more[plane - kInputPlanes];
+}
+}  // namespace
+
+ShardHeader make_header(std::uint64_t record_count, float policy_temperature_cp,
+                        InputFormat format) {
   ShardHeader h{};
   std::memcpy(h.magic, kShardMagic, sizeof h.magic);
-  h.format_version = kFormatVersion;
-  h.record_size = sizeof(Record);
+  h.format_version = format_version_of(format);
+  h.record_size = record_size_of(format);
   h.record_count = record_count;
-  std::strncpy(h.input_version, kInputVersion, sizeof h.input_version);
-  for (int p = 0; p < kInputPlanes; ++p) h.plane_kind[p] = std::uint8_t(plane_kinds()[p]);
+  std::strncpy(h.input_version, input_version(format), sizeof h.input_version);
+  for (int p = 0; p < input_planes(format); ++p) kind_byte(h, p) = std::uint8_t(plane_kinds()[p]);
   h.policy_slots = kPolicySlots;
   h.policy_temperature_cp = policy_temperature_cp;
-  h.input_planes = kInputPlanes;
+  h.input_planes = std::uint32_t(input_planes(format));
   return h;
 }
 
-void check_header(const ShardHeader& h, std::string_view source) {
+InputFormat check_header(const ShardHeader& header, std::string_view source) {
   const std::string where(source);
+  ShardHeader h = header;
   if (std::memcmp(h.magic, kShardMagic, sizeof h.magic) != 0)
     throw FormatError(where + ": not a zhbot training shard (bad magic at offset 0)");
-  if (h.format_version != kFormatVersion)
+  if (h.format_version != 1 && h.format_version != 2)
     throw FormatError(where + ": record format version " + std::to_string(h.format_version) +
-                      ", this build reads version " + std::to_string(kFormatVersion));
-  if (h.record_size != sizeof(Record))
+                      ", this build reads versions 1 and 2");
+  const InputFormat format = h.format_version == 1 ? InputFormat::kV1 : InputFormat::kV2;
+  if (h.record_size != record_size_of(format))
     throw FormatError(where + ": record size " + std::to_string(h.record_size) + ", expected " +
-                      std::to_string(sizeof(Record)));
+                      std::to_string(record_size_of(format)));
   const std::string version(h.input_version, strnlen(h.input_version, sizeof h.input_version));
-  if (version != kInputVersion || h.input_planes != kInputPlanes)
+  if (version != input_version(format) || h.input_planes != std::uint32_t(input_planes(format)))
     throw FormatError(where + ": input format " + version + " with " +
-                      std::to_string(h.input_planes) + " planes, expected " + kInputVersion +
-                      " with " + std::to_string(kInputPlanes));
-  for (int p = 0; p < kInputPlanes; ++p)
-    if (h.plane_kind[p] != std::uint8_t(plane_kinds()[p]))
+                      std::to_string(h.input_planes) + " planes in record format version " +
+                      std::to_string(h.format_version) + ", which holds " + describe(format));
+  for (int p = 0; p < input_planes(format); ++p)
+    if (kind_byte(h, p) != std::uint8_t(plane_kinds()[p]))
       throw FormatError(where + ": plane " + std::to_string(p) + " has another kind");
   if (h.policy_slots != kPolicySlots)
     throw FormatError(where + ": " + std::to_string(h.policy_slots) + " policy slots, expected " +
                       std::to_string(kPolicySlots));
+  return format;
 }
 
+namespace {
+// Where the mask (constant) plane number `index`, counted in plane order, is stored.
+template <class R>
+auto& mask_slot(R& r, int index) {
+  return index < kMaskPlanes ? r.masks[index] : r.extra_masks[index - kMaskPlanes];
+}
+template <class R>
+auto& constant_slot(R& r, int index) {
+  return index < kConstantPlanes ? r.constants[index] : r.extra_constants[index - kConstantPlanes];
+}
+}  // namespace
+
 void pack_planes(std::span<const float> planes, Record& record) {
-  if (planes.size() < std::size_t(kInputSize)) throw std::logic_error("pack_planes: short input");
+  if (planes.size() < std::size_t(input_size(InputFormat::kV2)))
+    throw std::logic_error("pack_planes: short input");
   int mask = 0, constant = 0;
-  for (int p = 0; p < kInputPlanes; ++p) {
+  for (int p = 0; p < kMaxInputPlanes; ++p) {
     const float* v = planes.data() + p * kPlaneSquares;
     if (plane_kinds()[p] == PlaneKind::kMask) {
       std::uint64_t bits = 0;
@@ -79,28 +110,36 @@ void pack_planes(std::span<const float> planes, Record& record) {
           throw std::logic_error("record format: plane " + std::to_string(p) +
                                  " is not binary (value " + std::to_string(v[s]) + ")");
       }
-      record.masks[mask++] = bits;
+      mask_slot(record, mask++) = bits;
     } else {
       if (!std::all_of(v, v + kPlaneSquares, [&](float x) { return x == v[0]; }))
         throw std::logic_error("record format: plane " + std::to_string(p) + " is not constant");
-      record.constants[constant++] = v[0];
+      constant_slot(record, constant++) = v[0];
     }
   }
 }
 
-void unpack_planes(const Record& record, std::span<float> planes) {
-  if (planes.size() < std::size_t(kInputSize))
+void unpack_planes(const Record& record, std::span<float> planes, InputFormat format) {
+  if (planes.size() < std::size_t(input_size(format)))
     throw std::logic_error("unpack_planes: short output");
   int mask = 0, constant = 0;
-  for (int p = 0; p < kInputPlanes; ++p) {
+  for (int p = 0; p < input_planes(format); ++p) {
     float* v = planes.data() + p * kPlaneSquares;
     if (plane_kinds()[p] == PlaneKind::kMask) {
-      const std::uint64_t bits = record.masks[mask++];
+      const std::uint64_t bits = mask_slot(record, mask++);
       for (int s = 0; s < kPlaneSquares; ++s) v[s] = (bits >> s) & 1 ? 1.0f : 0.0f;
     } else {
-      std::fill_n(v, kPlaneSquares, record.constants[constant++]);
+      std::fill_n(v, kPlaneSquares, constant_slot(record, constant++));
     }
   }
+}
+
+EvalInput eval_input_of(const Record& record) {
+  // The first two constant planes are the repetition planes (>= 1, >= 2 earlier occurrences).
+  EvalInput input{Position::from_fen(fen_of(record)),
+                  record.constants[1] > 0 ? 2 : (record.constants[0] > 0 ? 1 : 0)};
+  input.last_moves = {Move::from_raw(record.last_moves[0]), Move::from_raw(record.last_moves[1])};
+  return input;
 }
 
 void set_policy(std::span<const ScoredMove> moves, float temperature_cp, Record& record) {

@@ -31,13 +31,15 @@ std::optional<int> shard_number(std::string_view file, std::string_view prefix) 
 }  // namespace
 
 ShardWriter::ShardWriter(fs::path dir, std::string prefix, std::size_t records_per_shard,
-                         float policy_temperature_cp, Millis max_age, Clock& clock)
+                         float policy_temperature_cp, Millis max_age, Clock& clock,
+                         InputFormat format)
     : dir_(std::move(dir)),
       prefix_(std::move(prefix)),
       per_shard_(std::max<std::size_t>(1, records_per_shard)),
       temperature_(policy_temperature_cp),
       max_age_(max_age),
-      clock_(clock) {
+      clock_(clock),
+      format_(format) {
   fs::create_directories(dir_);
   // Continue after the highest number present (complete or temporary): never overwrite.
   for (const auto& entry : fs::directory_iterator(dir_)) {
@@ -61,7 +63,7 @@ void ShardWriter::open_next() {
   tmp_path_ += ".tmp";
   out_.open(tmp_path_, std::ios::binary | std::ios::trunc);
   if (!out_) throw FormatError("cannot write " + tmp_path_.string());
-  const ShardHeader header = make_header(0, temperature_);
+  const ShardHeader header = make_header(0, temperature_, format_);
   out_.write(reinterpret_cast<const char*>(&header), sizeof header);
   in_current_ = 0;
   opened_at_ = clock_.now();
@@ -69,7 +71,7 @@ void ShardWriter::open_next() {
 
 void ShardWriter::finish_current() {
   if (!out_.is_open()) return;
-  const ShardHeader header = make_header(in_current_, temperature_);
+  const ShardHeader header = make_header(in_current_, temperature_, format_);
   out_.seekp(0);
   out_.write(reinterpret_cast<const char*>(&header), sizeof header);
   out_.close();
@@ -91,8 +93,8 @@ void ShardWriter::add_game(std::span<const Record> records) {
   if (records.empty()) return;
   std::lock_guard lock(mutex_);
   if (!out_.is_open()) open_next();
-  out_.write(reinterpret_cast<const char*>(records.data()),
-             std::streamsize(records.size() * sizeof(Record)));
+  const std::streamsize size = record_size_of(format_);  // a version-1 record is cut short
+  for (const Record& r : records) out_.write(reinterpret_cast<const char*>(&r), size);
   if (!out_) throw FormatError("writing " + tmp_path_.string() + " failed (disk full?)");
   in_current_ += records.size();
   total_ += records.size();
@@ -121,11 +123,10 @@ std::vector<Record> parse_shard(std::span<const std::uint8_t> bytes, const std::
                       std::to_string(sizeof(ShardHeader)) + " bytes)");
   ShardHeader header;
   std::memcpy(&header, bytes.data(), sizeof header);
-  check_header(header, source);
-  const std::uint64_t available = (bytes.size() - sizeof header) / sizeof(Record);
-  if (available < header.record_count || (bytes.size() - sizeof header) % sizeof(Record) != 0) {
-    const std::uint64_t at =
-        sizeof header + std::min(available, header.record_count) * sizeof(Record);
+  const std::uint64_t size = record_size_of(check_header(header, source));
+  const std::uint64_t available = (bytes.size() - sizeof header) / size;
+  if (available < header.record_count || (bytes.size() - sizeof header) % size != 0) {
+    const std::uint64_t at = sizeof header + std::min(available, header.record_count) * size;
     throw FormatError(source + ": truncated or padded at offset " + std::to_string(at) +
                       " (header says " + std::to_string(header.record_count) +
                       " records, file holds " + std::to_string(bytes.size()) + " bytes)");
@@ -133,17 +134,14 @@ std::vector<Record> parse_shard(std::span<const std::uint8_t> bytes, const std::
   if (available > header.record_count)
     throw FormatError(source + ": " + std::to_string(available - header.record_count) +
                       " records after the count in the header (offset " +
-                      std::to_string(sizeof header + header.record_count * sizeof(Record)) + ")");
-  std::vector<Record> records(header.record_count);
-  // An empty vector's data() may be null, and memcpy from/to null is undefined even for 0 bytes
-  // (found by fuzz_training_record).
-  if (!records.empty())
-    std::memcpy(records.data(), bytes.data() + sizeof header, records.size() * sizeof(Record));
+                      std::to_string(sizeof header + header.record_count * size) + ")");
+  std::vector<Record> records(header.record_count);  // zeroed: a version-1 record is shorter
   for (std::size_t i = 0; i < records.size(); ++i) {
+    std::memcpy(&records[i], bytes.data() + sizeof header + i * size, size);
     const Record& r = records[i];
     if (r.pv_count < 1 || r.pv_count > kPolicySlots)
       throw FormatError(source + ": record " + std::to_string(i) + " (offset " +
-                        std::to_string(sizeof header + i * sizeof(Record)) + ") has " +
+                        std::to_string(sizeof header + i * size) + ") has " +
                         std::to_string(int(r.pv_count)) + " policy slots in use");
   }
   return records;
@@ -163,6 +161,22 @@ ShardHeader read_shard_header(const fs::path& path) {
     throw FormatError(path.string() + ": truncated header");
   check_header(header, path.string());
   return header;
+}
+
+void write_shard(const fs::path& path, std::span<const Record> records, float policy_temperature_cp,
+                 InputFormat format) {
+  if (fs::exists(path)) throw FormatError(path.string() + " exists already; not overwritten");
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    const ShardHeader header = make_header(records.size(), policy_temperature_cp, format);
+    out.write(reinterpret_cast<const char*>(&header), sizeof header);
+    for (const Record& r : records)
+      out.write(reinterpret_cast<const char*>(&r), std::streamsize(record_size_of(format)));
+    if (!out.flush()) throw FormatError("writing " + tmp.string() + " failed (disk full?)");
+  }
+  fs::rename(tmp, path);
 }
 
 std::vector<fs::path> list_shards(const fs::path& dir) {

@@ -24,10 +24,10 @@ class ShardWriter {
  public:
   // Shards are named <dir>/<prefix>-NNNNNN.zhrec; `records_per_shard`, or a shard open for
   // `max_age` (0: no limit), closes one and opens the next (a game is never split between
-  // shards).
+  // shards). The records are written in record format version format_version_of(format).
   ShardWriter(std::filesystem::path dir, std::string prefix, std::size_t records_per_shard,
               float policy_temperature_cp, Millis max_age = Millis(0),
-              Clock& clock = steady_clock());
+              Clock& clock = steady_clock(), InputFormat format = InputFormat::kV1);
   ~ShardWriter();  // closes the open shard
   ShardWriter(const ShardWriter&) = delete;
   ShardWriter& operator=(const ShardWriter&) = delete;
@@ -50,6 +50,7 @@ class ShardWriter {
   float temperature_;
   Millis max_age_;
   Clock& clock_;
+  InputFormat format_;
   mutable std::mutex mutex_;
   TimePoint opened_at_{};
   std::ofstream out_;
@@ -60,9 +61,15 @@ class ShardWriter {
   std::vector<std::filesystem::path> written_;
 };
 
-// Reads a whole shard; throws FormatError naming the file (and the offset where it is short).
+// Reads a whole shard (either version; a version-1 record's fields of version 2 are zero);
+// throws FormatError naming the file (and the offset where it is short).
 std::vector<Record> read_shard(const std::filesystem::path& path);
 ShardHeader read_shard_header(const std::filesystem::path& path);
+
+// Writes `records` as one complete shard at `path` through a temporary name; an existing file
+// there is refused (FormatError).
+void write_shard(const std::filesystem::path& path, std::span<const Record> records,
+                 float policy_temperature_cp, InputFormat format);
 
 // Reads shard bytes already in memory (the fuzz target and tests).
 std::vector<Record> parse_shard(std::span<const std::uint8_t> bytes, const std::string& source);

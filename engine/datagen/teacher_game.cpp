@@ -30,15 +30,14 @@ std::size_t sample_by_score(const std::vector<std::int32_t>& scores, double temp
   return pick(rng);
 }
 
-PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt19937_64& rng,
-                             const GameOptions& options, SeenPositions& seen,
-                             const std::atomic<bool>& stop) {
+PlayedGame play_labelled_game(UciTeacher& teacher, std::uint64_t game_id,
+                              const GameOptions& options, SeenPositions& seen,
+                              const std::atomic<bool>& stop, const MoveChooser& choose,
+                              std::uint16_t flags) {
   teacher.new_game();
   PlayedGame played;
   Game game;
   std::vector<Color> movers;
-  const int random_plies =
-      std::uniform_int_distribution<int>(0, std::max(0, options.random_plies_max))(rng);
   int last_score = 0;
   for (int ply = 0;; ++ply) {
     if (stop.load()) return {};
@@ -59,21 +58,14 @@ PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt
     const TeacherAnswer answer = teacher.search(game);
     if (answer.best.is_null()) throw TeacherError("teacher found no move where our rules do");
     last_score = encode_score(answer.lines[0].cp, answer.lines[0].mate);
-
-    Move played_move = answer.best;
-    if (ply < random_plies) {
-      const MoveList legal = pos.legal_moves();
-      played_move = legal[std::uniform_int_distribution<int>(0, legal.count - 1)(rng)];
-    } else if (ply < random_plies + options.sample_plies) {
-      std::vector<std::int32_t> scores;
-      for (const auto& l : answer.lines) scores.push_back(encode_score(l.cp, l.mate));
-      played_move = answer.lines[sample_by_score(scores, options.sample_temperature_cp, rng)].move;
-    }
+    const Move played_move = choose(game, answer, ply);
+    if (stop.load()) return {};
 
     const int repetitions = game.repetitions();
     if (seen.first_time(seen_key(pos.key(), repetitions))) {
-      Record r =
-          make_record(pos, repetitions, ply, game_id, answer.lines, options.policy_temperature_cp);
+      const EvalInput input{pos, repetitions, last_moves_of(game.moves())};
+      Record r = make_record(input, ply, game_id, answer.lines, options.policy_temperature_cp);
+      r.flags |= flags;
       if (played_move != answer.best) r.flags |= kFlagMoveNotTeacher;
       played.records.push_back(r);
       movers.push_back(pos.side_to_move());
@@ -86,6 +78,26 @@ PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt
     if (played.adjudicated) played.records[i].flags |= kFlagAdjudicated;
   }
   return played;
+}
+
+PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt19937_64& rng,
+                             const GameOptions& options, SeenPositions& seen,
+                             const std::atomic<bool>& stop) {
+  const int random_plies =
+      std::uniform_int_distribution<int>(0, std::max(0, options.random_plies_max))(rng);
+  auto choose = [&](const Game& game, const TeacherAnswer& answer, int ply) {
+    if (ply < random_plies) {
+      const MoveList legal = game.position().legal_moves();
+      return legal[std::uniform_int_distribution<int>(0, legal.count - 1)(rng)];
+    }
+    if (ply < random_plies + options.sample_plies) {
+      std::vector<std::int32_t> scores;
+      for (const auto& l : answer.lines) scores.push_back(encode_score(l.cp, l.mate));
+      return answer.lines[sample_by_score(scores, options.sample_temperature_cp, rng)].move;
+    }
+    return answer.best;
+  };
+  return play_labelled_game(teacher, game_id, options, seen, stop, choose);
 }
 
 }  // namespace zh::datagen

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <unordered_set>
@@ -50,7 +51,18 @@ struct PlayedGame {
   int plies = 0;
 };
 
-// Plays one game. Returns early with no records when `stop` is set (the game in flight is
+// Which move a labelled game goes on with at `ply`, given the teacher's answer there.
+using MoveChooser = std::function<Move(const Game& game, const TeacherAnswer& answer, int ply)>;
+
+// Plays one game whose every position `teacher` labels, going on with `choose`'s moves;
+// `flags` are added to every record. Returns early with no records when `stop` is set. At
+// options.max_plies the game is adjudicated by the teacher's last score.
+PlayedGame play_labelled_game(UciTeacher& teacher, std::uint64_t game_id,
+                              const GameOptions& options, SeenPositions& seen,
+                              const std::atomic<bool>& stop, const MoveChooser& choose,
+                              std::uint16_t flags = 0);
+
+// Plays one teacher game. Returns early with no records when `stop` is set (the game in flight is
 // lost, nothing half-labelled is returned). Throws TeacherError from the teacher.
 PlayedGame play_teacher_game(UciTeacher& teacher, std::uint64_t game_id, std::mt19937_64& rng,
                              const GameOptions& options, SeenPositions& seen,

@@ -26,6 +26,8 @@ void UciTeacher::start() {
   send("setoption name Threads value 1");
   send("setoption name Hash value " + std::to_string(config_.hash_mb));
   send("setoption name MultiPV value " + std::to_string(config_.multipv));
+  if (config_.skill_level >= 0)
+    send("setoption name Skill Level value " + std::to_string(config_.skill_level));
   send("isready");
   expect("readyok");
 }

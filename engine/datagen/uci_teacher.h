@@ -21,6 +21,7 @@ struct TeacherConfig {
   int depth = 0;
   int multipv = 4;
   int hash_mb = 16;
+  int skill_level = -1;  // Fairy-Stockfish's Skill Level 0..20 (an opponent); -1: not set
   std::chrono::milliseconds timeout{30000};  // no bestmove by then: the teacher is hung
 };
 

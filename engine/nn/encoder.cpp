@@ -19,13 +19,40 @@ void set_bits(float* planes, int index, Bitboard bb, bool flip) {
   }
 }
 
+// A move as from, to and drop planes starting at `first`: a drop marks its to-square and the
+// drop plane (the dropped piece stands on that square in the piece planes).
+void set_move(float* planes, int first, Move m, bool flip) {
+  if (m.is_null()) return;
+  if (m.is_drop())
+    fill_plane(planes, first + 2, 1.0f);
+  else
+    set_bits(planes, first, square_bb(m.from()), flip);
+  set_bits(planes, first + 1, square_bb(m.to()), flip);
+}
+
+// Format 2.0's planes after the first 34.
+void encode_v2_extra(const EvalInput& input, float* planes, bool flip) {
+  const Position& pos = input.position;
+  const Color me = pos.side_to_move();
+  set_move(planes, plane::kLastMove, input.last_moves[0], flip);
+  set_move(planes, plane::kMyLastMove, input.last_moves[1], flip);
+  set_bits(planes, plane::kCheckers, pos.checkers(), flip);
+  for (int pt = kPawn; pt <= kQueen; ++pt) {
+    const PieceType t = PieceType(pt);
+    const int diff = popcount(pos.pieces(me, t)) + pos.pocket(me, t) -
+                     popcount(pos.pieces(~me, t)) - pos.pocket(~me, t);
+    if (diff) fill_plane(planes, plane::kMaterialDiff + pt, float(diff) / kMaterialScale);
+  }
+}
+
 }  // namespace
 
-void encode_position(const EvalInput& input, std::span<float> out, bool normalize) {
-  assert(out.size() >= static_cast<std::size_t>(kInputSize));
+void encode_position(const EvalInput& input, std::span<float> out, bool normalize,
+                     InputFormat format) {
+  assert(out.size() >= static_cast<std::size_t>(input_size(format)));
   const Position& pos = input.position;
   float* planes = out.data();
-  std::fill_n(planes, kInputSize, 0.0f);
+  std::fill_n(planes, input_size(format), 0.0f);
 
   const Color me = pos.side_to_move();
   const Color you = ~me;
@@ -68,12 +95,14 @@ void encode_position(const EvalInput& input, std::span<float> out, bool normaliz
   const float halfmoves = static_cast<float>(pos.halfmove_clock());
   if (halfmoves > 0.0f)
     fill_plane(planes, plane::kNoProgress, normalize ? halfmoves / kMaxNoProgress : halfmoves);
+  if (format == InputFormat::kV2) encode_v2_extra(input, planes, flip);
 }
 
-void encode_batch(std::span<const EvalInput> inputs, std::span<float> out) {
-  assert(out.size() >= inputs.size() * kInputSize);
+void encode_batch(std::span<const EvalInput> inputs, std::span<float> out, InputFormat format) {
+  const std::size_t size = std::size_t(input_size(format));
+  assert(out.size() >= inputs.size() * size);
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    encode_position(inputs[i], out.subspan(i * kInputSize, kInputSize));
+    encode_position(inputs[i], out.subspan(i * size, size), true, format);
 }
 
 }  // namespace zh

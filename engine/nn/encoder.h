@@ -8,10 +8,11 @@
 #include <span>
 
 #include "engine/nn/evaluator.h"
+#include "engine/nn/input_format.h"
 
 namespace zh {
 
-inline constexpr int kInputPlanes = 34;
+inline constexpr int kInputPlanes = kInputPlanesV1;  // format 1.0
 inline constexpr int kPlaneSquares = 64;
 inline constexpr int kInputSize = kInputPlanes * kPlaneSquares;  // floats per position
 // The version string a model declares in its metadata to be fed these planes.
@@ -31,19 +32,27 @@ inline constexpr int kColor = 27;       // ones when white is to move
 inline constexpr int kMoveCount = 28;   // fullmove number / 500
 inline constexpr int kCastling = 29;    // my O-O, my O-O-O, their O-O, their O-O-O
 inline constexpr int kNoProgress = 33;  // halfmove clock / 40
+// Format 2.0 adds, after the 34 planes above:
+inline constexpr int kLastMove = 34;      // from, to, drop (ones) of the move that led here
+inline constexpr int kMyLastMove = 37;    // from, to, drop of the move before it (mine)
+inline constexpr int kCheckers = 40;      // the pieces giving check to the side to move
+inline constexpr int kMaterialDiff = 41;  // P N B R Q: (mine - theirs, board + pocket) / 8
 }  // namespace plane
 
 // Normalisation constants of CrazyAra's crazyhouse mode.
 inline constexpr float kMaxPocketCount = 32.0f;
 inline constexpr float kMaxFullmoves = 500.0f;
 inline constexpr float kMaxNoProgress = 40.0f;
+inline constexpr float kMaterialScale = 8.0f;
 
-// Writes the planes of `input` into out[0 .. kInputSize). `normalize = false` leaves the
-// counts raw (pocket counts, fullmove number, halfmove clock), which is only useful to
+// Writes the planes of `input` into out[0 .. input_size(format)). `normalize = false` leaves
+// the counts raw (pocket counts, fullmove number, halfmove clock), which is only useful to
 // compare with CrazyAra's published plane statistics; networks always get normalised planes.
-void encode_position(const EvalInput& input, std::span<float> out, bool normalize = true);
+void encode_position(const EvalInput& input, std::span<float> out, bool normalize = true,
+                     InputFormat format = InputFormat::kV1);
 
-// Encodes inputs.size() positions back to back (out.size() >= inputs.size() * kInputSize).
-void encode_batch(std::span<const EvalInput> inputs, std::span<float> out);
+// Encodes inputs.size() positions back to back (out.size() >= inputs.size() * input_size).
+void encode_batch(std::span<const EvalInput> inputs, std::span<float> out,
+                  InputFormat format = InputFormat::kV1);
 
 }  // namespace zh

@@ -2,6 +2,7 @@
 // The only view the search has of a neural network: a value for the side to move and a prior
 // per legal move. Plane encoding and the policy map stay behind this interface.
 
+#include <array>
 #include <exception>
 #include <future>
 #include <memory>
@@ -14,12 +15,21 @@
 
 namespace zh {
 
-// What an evaluator needs to know about a position: the position itself and how often it
-// occurred before in the game + search path (the repetition input planes).
+// What an evaluator needs to know about a position: the position itself, how often it
+// occurred before in the game + search path (the repetition input planes) and the moves that
+// led to it (input format 2.0's last-move planes; format 1.0 ignores them).
 struct EvalInput {
   Position position;
   int repetitions = 0;
+  // [0] the move that led to `position`, [1] the move before it; null where unknown or none.
+  std::array<Move, 2> last_moves{};
 };
+
+// The last moves of a game whose moves are `moves` (oldest first).
+inline std::array<Move, 2> last_moves_of(const std::vector<Move>& moves) {
+  const std::size_t n = moves.size();
+  return {n >= 1 ? moves[n - 1] : Move(), n >= 2 ? moves[n - 2] : Move()};
+}
 
 struct MovePrior {
   Move move;

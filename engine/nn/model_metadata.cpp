@@ -3,8 +3,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/nn/encoder.h"
-
 namespace zh {
 
 namespace {
@@ -51,9 +49,15 @@ ModelMetadata parse_model_metadata(std::string_view text) {
   ModelMetadata out;
   out.input_version = metadata_version(meta);
   const std::string& version = out.input_version;
-  if (!version.empty() && version != kInputVersion && version != "1")
-    throw ModelMetadataError("declares input version " + version + "; zhbot encodes input " +
-                             "version " + kInputVersion + " (34 planes) only");
+  if (!version.empty()) {
+    try {
+      out.format = parse_input_format(version);
+    } catch (const std::invalid_argument&) {
+      throw ModelMetadataError("declares input version " + version + "; zhbot encodes " +
+                               describe(InputFormat::kV1) + " and " + describe(InputFormat::kV2) +
+                               " only");
+    }
+  }
   if (const auto it = meta.find("weights"); it != meta.end()) {
     out.weights = it->is_string() ? it->get<std::string>() : it->dump();
     if (out.weights != "fp32" && out.weights != "int8")

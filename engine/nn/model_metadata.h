@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/nn/input_format.h"
+
 namespace zh {
 
 class ModelMetadataError : public std::runtime_error {
@@ -14,14 +16,15 @@ class ModelMetadataError : public std::runtime_error {
 };
 
 struct ModelMetadata {
-  std::string input_version;  // as declared ("1.0"), empty when not declared
+  std::string input_version;              // as declared ("1.0"), empty when not declared
+  InputFormat format = InputFormat::kV1;  // what it declares; 1.0 when it declares nothing
   // "fp32" (also when not declared) or "int8" (training/quantize.py: quantized weights and
   // activations, run on the CPU at precision int8).
   std::string weights = "fp32";
 };
 
 // Throws ModelMetadataError (a message naming zhbot.json and what is wrong) for text that is
-// not a JSON object, that declares an input version other than the one zhbot encodes, or
+// not a JSON object, that declares an input version zhbot does not encode (input_format.h), or
 // weights other than fp32 and int8.
 ModelMetadata parse_model_metadata(std::string_view text);
 

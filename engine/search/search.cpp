@@ -181,6 +181,7 @@ Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
   w.path.clear();
   w.path_keys.clear();
   w.pos = root_pos_;
+  w.last_moves = last_moves_of(game_.moves());
   Node* node = root_;
   node->add_in_flight();
   w.path.push_back(node);
@@ -218,6 +219,7 @@ Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
       }
       b.inputs[k].position = w.pos;
       b.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
+      b.inputs[k].last_moves = w.last_moves;
       ++pending_;
       return Pick::kEvaluate;
     }
@@ -228,7 +230,9 @@ Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
       revert(w.path.data(), int(w.path.size()));
       return Pick::kCollision;
     }
-    w.pos.do_move(node->block()->edges()[idx].get_move());
+    const Move move = node->block()->edges()[idx].get_move();
+    w.pos.do_move(move);
+    w.last_moves = {move, w.last_moves[0]};
     if (!child) {
       child = new Node(std::uint16_t(idx));
       ++tree_nodes_;
@@ -295,7 +299,7 @@ void Search::prove_leaves(Worker& w, Batch& b) {
 
 void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
   if (root_->expanded()) return;
-  EvalInput input{root_pos_, game_.repetitions()};
+  EvalInput input{root_pos_, game_.repetitions(), last_moves_of(game_.moves())};
   Evaluation out;
   const ExpansionOptions exp_opts = expansion_options(params_);
   lock.unlock();

@@ -5,6 +5,7 @@
 // hooks; search_snapshot.cpp: the reports).
 // Only those files include it.
 
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <future>
@@ -47,6 +48,7 @@ struct Search::Worker {
   std::vector<Node*> path;               // the current descent
   std::vector<std::uint64_t> path_keys;  // keys below the root on the current descent
   Position pos;
+  std::array<Move, 2> last_moves{};  // the moves that led to pos (EvalInput::last_moves)
   MateSearch mate;
   std::vector<std::uint64_t> earlier;  // the game's keys and a leaf's path, for the mate search
   // params.batches_per_thread of them, used in turn: the oldest in flight is completed first.

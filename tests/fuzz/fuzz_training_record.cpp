@@ -18,9 +18,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const zh::datagen::FormatError&) {
     return 0;
   }
-  std::vector<float> planes(zh::kInputSize);
+  // A record in memory holds every format's planes (a version-1 record's extra ones are zero).
+  std::vector<float> planes(zh::input_size(zh::InputFormat::kV2));
   for (const auto& record : records) {
-    zh::datagen::unpack_planes(record, planes);
+    zh::datagen::unpack_planes(record, planes, zh::InputFormat::kV2);
     try {
       (void)zh::Position::from_fen(zh::datagen::fen_of(record));
     } catch (const zh::FenError&) {

@@ -1,5 +1,6 @@
 """Models keep the backend's contract; training steps lower the loss; the split is by game;
 checkpoints from one run resume and export; the progress line's time left counts past a day."""
+import json
 import os
 import pickletools
 import tempfile
@@ -121,6 +122,25 @@ class Checkpoints(unittest.TestCase):
             with self.assertRaises(SystemExit) as refused:
                 train.initial_weights(out, "resnet-2x8")
             self.assertIn("does not fit --arch resnet-2x8", str(refused.exception))
+
+    def test_a_format_2_network_says_so_and_a_format_1_warm_start_does_not_fit_it(self):
+        from training import export, train
+        net = models.build("resnet-1x8", input_planes=46)
+        self.assertEqual(models.input_planes_of(net), 46)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "net.pt")
+            export.save_torchscript(net, out, {"architecture": "resnet-1x8"})
+            extra = {"zhbot.json": ""}
+            scripted = torch.jit.load(out, _extra_files=extra)
+            self.assertEqual(json.loads(extra["zhbot.json"])["input_version"], "2.0")
+            self.assertEqual(scripted(torch.ones(2, 46, 8, 8))[1].shape, (2, 5184))
+            v1 = os.path.join(tmp, "v1.pt")
+            export.save_torchscript(models.build("resnet-1x8"), v1, {"architecture": "x"})
+            with self.assertRaises(SystemExit) as refused:
+                train.initial_weights(v1, dict(models.parse_arch("resnet-1x8"), input_planes=46))
+            self.assertIn("46 input planes", str(refused.exception))
+        with self.assertRaises(ValueError):
+            models.build("resnet-1x8", input_planes=40)
 
     def test_a_step_count_and_a_time_budget_together_are_refused(self):
         from contextlib import redirect_stderr

@@ -12,6 +12,9 @@ from training import records as rec
 
 
 class GoldenRecords(unittest.TestCase):
+    """Input format 1.0 in record format version 1."""
+    FORMAT, PLANES, RECORD_SIZE = "1.0", 34, 440
+
     @classmethod
     def setUpClass(cls):
         writer = os.environ.get("ZH_WRITE_GOLDEN")
@@ -20,7 +23,7 @@ class GoldenRecords(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp()
         cls.shard_path = os.path.join(cls.tmp, "golden.zhrec")
         cls.planes_path = os.path.join(cls.tmp, "golden.f32")
-        subprocess.run([writer, cls.shard_path, cls.planes_path], check=True)
+        subprocess.run([writer, cls.shard_path, cls.planes_path, cls.FORMAT], check=True)
 
     @classmethod
     def tearDownClass(cls):
@@ -28,8 +31,9 @@ class GoldenRecords(unittest.TestCase):
 
     def test_planes_equal_the_encoders_output_exactly(self):
         shard = rec.Shard(self.shard_path)
-        expected = np.fromfile(self.planes_path, dtype=np.float32).reshape(-1, 34, 8, 8)
+        expected = np.fromfile(self.planes_path, dtype=np.float32).reshape(-1, self.PLANES, 8, 8)
         self.assertEqual(len(shard), len(expected))
+        self.assertEqual((shard.input_version, shard.input_planes), (self.FORMAT, self.PLANES))
         planes = rec.expand_planes(shard.records, shard.mask_planes, shard.constant_planes)
         self.assertEqual(planes.dtype, np.float32)
         np.testing.assert_array_equal(planes, expected)
@@ -71,7 +75,7 @@ class GoldenRecords(unittest.TestCase):
             return d
 
         def bad_input(d):
-            d[24] = ord("2")
+            d[24] = ord("9")
             return d
 
         self.assertIn("magic", self.corrupt(bad_magic))
@@ -79,9 +83,31 @@ class GoldenRecords(unittest.TestCase):
         self.assertIn("input format", self.corrupt(bad_input))
         msg = self.corrupt(lambda d: d[:-100])
         self.assertIn("truncated", msg)
-        self.assertIn("offset %d" % (128 + 6 * 440), msg)
+        whole = len(rec.Shard(self.shard_path)) - 1  # the last record is cut
+        self.assertIn("offset %d" % (128 + whole * self.RECORD_SIZE), msg)
         self.assertIn("truncated header", self.corrupt(lambda d: d[:60]))
-        self.assertIn("extra bytes", self.corrupt(lambda d: d + b"\0" * 440))
+        self.assertIn("extra bytes", self.corrupt(lambda d: d + b"\0" * self.RECORD_SIZE))
+
+
+class GoldenRecordsV2(GoldenRecords):
+    """Input format 2.0 in record format version 2: the same checks, and its own planes."""
+    FORMAT, PLANES, RECORD_SIZE = "2.0", 46, 512
+
+    def test_the_planes_of_format_2_are_set(self):
+        expected = np.fromfile(self.planes_path, dtype=np.float32).reshape(-1, 46, 8, 8)
+        self.assertTrue((expected[:, 35] == 1).any())  # the last move's to-square
+        self.assertTrue((expected[:, 36] == 1).all(axis=(1, 2)).any())  # a drop
+        self.assertTrue((expected[:, 40] == 1).any())  # a piece giving check
+        self.assertTrue((expected[:, 41:46] != 0).any())  # a material difference
+        # Its first 34 planes are format 1.0's: the same shard's records at version 1 agree.
+        shard = rec.Shard(self.shard_path)
+        self.assertTrue((shard.records["last_moves"][:, 0] != 0).any())
+
+    def test_a_version_1_header_with_format_2_is_refused(self):
+        def as_version_1(d):
+            d[8] = 1
+            return d
+        self.assertIn("record size 512", self.corrupt(as_version_1))
 
 
 class Targets(unittest.TestCase):

@@ -37,8 +37,9 @@ constexpr int kCheckBatch = 2;  // > 1 so a model that ignores the batch dimensi
 // (the InferenceService's batches in flight) each take their own.
 class HostBuffers {
  public:
-  void init(int rows, bool pinned) {
+  void init(int rows, int planes, bool pinned) {
     rows_ = rows;
+    planes_ = planes;
     pinned_ = pinned;
   }
   // A buffer of rows_ rows, or null when `rows` is more than that (the caller allocates).
@@ -46,8 +47,8 @@ class HostBuffers {
     if (rows > rows_) return nullptr;
     std::lock_guard lock(mutex_);
     if (free_.empty()) {
-      all_.push_back(std::make_unique<at::Tensor>(torch::empty(
-          {rows_, kInputPlanes, 8, 8}, torch::TensorOptions().pinned_memory(pinned_))));
+      all_.push_back(std::make_unique<at::Tensor>(
+          torch::empty({rows_, planes_, 8, 8}, torch::TensorOptions().pinned_memory(pinned_))));
       return all_.back().get();
     }
     at::Tensor* t = free_.back();
@@ -62,6 +63,7 @@ class HostBuffers {
 
  private:
   int rows_ = 0;
+  int planes_ = kInputPlanes;
   bool pinned_ = false;
   std::mutex mutex_;
   std::vector<std::unique_ptr<at::Tensor>> all_;
@@ -74,7 +76,8 @@ struct TorchEvaluator::Impl {
   c10::ScalarType dtype = torch::kFloat;
   float temperature = 1.0f;
   TorchModelInfo info;
-  std::vector<int> buckets;  // batch sizes run on CUDA (padded up); empty on the CPU
+  InputFormat format = InputFormat::kV1;  // from the metadata's input_version
+  std::vector<int> buckets;               // batch sizes run on CUDA (padded up); empty on the CPU
   HostBuffers buffers;
 
   // One forward pass on an encoded CPU batch; returns the heads, still on the device.
@@ -91,10 +94,11 @@ struct TorchEvaluator::Impl {
 
   // Runs a start-position batch through `candidate` and checks the output shapes.
   void check(torch::jit::Module& candidate, const std::string& stage) {
-    std::vector<float> planes(kCheckBatch * kInputSize);
+    const int n = input_planes(format);
+    std::vector<float> planes(std::size_t(kCheckBatch * input_size(format)));
     const std::vector<EvalInput> inputs(kCheckBatch, EvalInput{Position(), 0});
-    encode_batch(inputs, planes);
-    at::Tensor x = torch::from_blob(planes.data(), {kCheckBatch, kInputPlanes, 8, 8}).clone();
+    encode_batch(inputs, planes, format);
+    at::Tensor x = torch::from_blob(planes.data(), {kCheckBatch, n, 8, 8}).clone();
     if (device.is_cuda()) x = x.to(device);
     if (dtype != torch::kFloat) x = x.to(dtype);
     c10::IValue out;
@@ -102,13 +106,14 @@ struct TorchEvaluator::Impl {
       c10::InferenceMode guard;
       out = candidate.forward({x});
     } catch (const std::exception& e) {
-      std::string msg = "fails on a dummy input [" + std::to_string(kCheckBatch) + ",34,8,8] (" +
-                        stage + "): " + torch_message(e);
+      std::string msg = "fails on a dummy input [" + std::to_string(kCheckBatch) + "," +
+                        std::to_string(n) + ",8,8] (" + stage + "): " + torch_message(e);
       const int64_t planes_in = first_conv_planes(candidate);
-      if (planes_in > 0 && planes_in != kInputPlanes)
-        msg = "expects input [B," + std::to_string(planes_in) +
+      if (planes_in > 0 && planes_in != n)
+        msg = "takes input [B," + std::to_string(planes_in) +
               ",8,8] (its first convolution takes " + std::to_string(planes_in) +
-              " planes), expected [B,34,8,8] (CrazyAra input v1.0)";
+              " planes), but its metadata says input " + describe(format) +
+              ", which zhbot feeds as [B," + std::to_string(n) + ",8,8]";
       throw model_error(info.path, msg);
     }
     const Heads heads = split_outputs(out, info.path);
@@ -150,6 +155,8 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   m.module = std::move(loaded.module);
   m.info.path = path;
   m.info.metadata = loaded.metadata;
+  m.format = loaded.parsed.format;
+  m.info.input = describe(m.format);
   m.info.device = m.device.str();
   m.info.precision = precision;
   m.info.threads = config.threads;
@@ -196,7 +203,7 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
   // size as it comes (no specialisation pause worth padding for there).
   const int max_batch = std::max(1, config.max_batch);
   if (m.device.is_cuda()) m.buckets = batch_buckets(max_batch);
-  m.buffers.init(std::max(max_batch, 16), m.device.is_cuda());
+  m.buffers.init(std::max(max_batch, 16), input_planes(m.format), m.device.is_cuda());
 
   // Warm-up: the profiling executor specialises on its first runs, per shape: every bucket on
   // CUDA, the CPU's usual sizes 1 and 16 there.
@@ -205,8 +212,10 @@ TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_
     const std::vector<int> sizes = m.device.is_cuda() ? m.buckets : std::vector<int>{16, 1};
     const int rows = *std::max_element(sizes.begin(), sizes.end());
     const std::vector<EvalInput> inputs(std::size_t(rows), EvalInput{Position(), 0});
-    at::Tensor x = torch::empty({rows, kInputPlanes, 8, 8});
-    encode_batch(inputs, {x.data_ptr<float>(), static_cast<std::size_t>(rows) * kInputSize});
+    at::Tensor x = torch::empty({rows, input_planes(m.format), 8, 8});
+    encode_batch(inputs,
+                 {x.data_ptr<float>(), static_cast<std::size_t>(rows * input_size(m.format))},
+                 m.format);
     for (int i = 0; i < 2; ++i)
       for (int b : sizes) m.forward(x.narrow(0, 0, b));
     if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());
@@ -237,6 +246,8 @@ TorchEvaluator::~TorchEvaluator() = default;
 
 const TorchModelInfo& TorchEvaluator::info() const { return impl_->info; }
 
+InputFormat TorchEvaluator::input_format() const { return impl_->format; }
+
 void TorchEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
   const auto n = static_cast<int64_t>(inputs.size());
   if (n == 0) return;
@@ -250,11 +261,13 @@ void TorchEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evalu
     at::Tensor* t;
     ~Release() { buffers.release(t); }
   } release{m.buffers, buffer};
-  at::Tensor x = buffer ? buffer->narrow(0, 0, rows) : torch::empty({rows, kInputPlanes, 8, 8});
+  const int64_t size = input_size(m.format);
+  at::Tensor x =
+      buffer ? buffer->narrow(0, 0, rows) : torch::empty({rows, input_planes(m.format), 8, 8});
   float* planes = x.data_ptr<float>();
-  encode_batch(inputs, {planes, static_cast<std::size_t>(n * kInputSize)});
+  encode_batch(inputs, {planes, static_cast<std::size_t>(n * size)}, m.format);
   if (rows > n)  // the padding rows: any valid input; zeros are cheapest
-    std::fill(planes + n * kInputSize, planes + rows * kInputSize, 0.0f);
+    std::fill(planes + n * size, planes + rows * size, 0.0f);
   const Heads heads = m.forward(x);
 
   // The legal moves and their policy slots (on a GPU while it runs the network), then only those
@@ -292,13 +305,14 @@ void TorchEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evalu
 std::function<void()> TorchEvaluator::make_raw_forward(std::span<const float> planes,
                                                        int batch) const {
   if (batch < 1) throw std::runtime_error("batch must be >= 1");
-  const bool one_row = planes.size() == static_cast<std::size_t>(kInputSize);
-  if (!one_row && planes.size() != static_cast<std::size_t>(batch) * kInputSize)
-    throw std::runtime_error("raw forward: planes must hold 1 or batch positions");
-  at::Tensor x = torch::empty({batch, kInputPlanes, 8, 8});
+  const int size = input_size(impl_->format);
+  const bool one_row = planes.size() == static_cast<std::size_t>(size);
+  if (!one_row && planes.size() != static_cast<std::size_t>(batch) * std::size_t(size))
+    throw std::runtime_error("raw forward: planes must hold 1 or batch positions of " +
+                             describe(impl_->format));
+  at::Tensor x = torch::empty({batch, input_planes(impl_->format), 8, 8});
   for (int i = 0; i < batch; ++i)
-    std::copy_n(planes.data() + (one_row ? 0 : i * kInputSize), kInputSize,
-                x.data_ptr<float>() + i * kInputSize);
+    std::copy_n(planes.data() + (one_row ? 0 : i * size), size, x.data_ptr<float>() + i * size);
   if (impl_->device.is_cuda()) x = x.to(impl_->device);
   if (impl_->dtype != torch::kFloat) x = x.to(impl_->dtype);
   const Impl* impl = impl_.get();

@@ -3,11 +3,13 @@
 // This header is free of LibTorch types (pointer to implementation), so code that uses the
 // backend compiles without the torch headers; it lives in the optional zh_nn_torch library.
 //
-// Model format: forward(x) with x = [B,34,8,8] float (CrazyAra input v1.0, engine/nn/
-// encoder.h) returns a tuple or list (value [B,1] in [-1,1] for the side to move, policy
-// logits [B,5184] or [B,81,8,8] in policy-map order). An optional TorchScript extra file
-// "zhbot.json" carries metadata ({"input_version": "1.0", "policy_format": ...,
-// "architecture": ..., "training": ...}); a model declaring another input version is refused.
+// Model format: forward(x) with x = [B,P,8,8] float (P = 34: CrazyAra input v1.0; P = 46:
+// format 2.0; engine/nn/input_format.h, as zhbot.json's input_version says) returns a tuple or list
+// (value [B,1] in [-1,1] for the side to move, policy logits [B,5184] or [B,81,8,8] in policy-map
+// order). An optional TorchScript extra file "zhbot.json" carries metadata ({"input_version":
+// "1.0", "policy_format": ..., "architecture": ..., "training": ...}); a model declaring an unknown
+// input version, or one whose first convolution takes another plane count than its declared format,
+// is refused.
 
 #include <functional>
 #include <memory>
@@ -15,6 +17,7 @@
 #include <string>
 
 #include "engine/nn/evaluator.h"
+#include "engine/nn/input_format.h"
 #include "engine/nn/registry.h"
 
 namespace zh {
@@ -24,6 +27,7 @@ struct TorchModelInfo {
   std::string device;        // as resolved: "cpu", "cuda:0", ...
   std::string precision;     // as resolved ("auto" becomes one of these): fp32, fp16, bf16, int8
   std::string policy_shape;  // "[B,5184]" or "[B,81,8,8]"
+  std::string input;         // the input format it takes: "format 1.0 (34 planes)"
   std::string metadata;      // the zhbot.json text, empty when the file has none
   std::string optimization;  // what was applied: "optimize_for_inference", "freeze", "none"
   std::string buckets;       // batch sizes on CUDA ("1,2,4,...,max_batch"), "none (CPU)"
@@ -51,11 +55,12 @@ class TorchEvaluator final : public Evaluator {
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
 
   const TorchModelInfo& info() const;
+  InputFormat input_format() const;  // as its metadata declares
 
   // For benchmarks: returns a callable that runs the forward pass alone on a batch prepared
-  // once (`batch` positions; `planes` holds kInputSize floats repeated for every row, or
-  // batch * kInputSize floats), already on the device in the model's precision. On CUDA the
-  // callable waits for the device to finish, so wall time measures the work.
+  // once (`batch` positions; `planes` holds one position's planes in the model's input format,
+  // repeated for every row, or `batch` positions'), already on the device in the model's precision.
+  // On CUDA the callable waits for the device to finish, so wall time measures the work.
   std::function<void()> make_raw_forward(std::span<const float> planes, int batch) const;
 
  private:

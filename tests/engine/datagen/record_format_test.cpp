@@ -12,9 +12,12 @@
 namespace zh::datagen {
 namespace {
 
-std::vector<float> encode(const Position& pos, int repetitions) {
-  std::vector<float> planes(kInputSize);
-  encode_position(EvalInput{pos, repetitions}, planes);
+// Format 2.0's planes (a record holds them all), with a last move and a drop before it.
+std::vector<float> encode(const Position& pos, int repetitions, InputFormat f = InputFormat::kV2) {
+  std::vector<float> planes(std::size_t(input_size(f)));
+  EvalInput input{pos, repetitions};
+  input.last_moves = {Move::normal(12, 28), Move::drop(kKnight, 45)};  // e2e4, N@f6
+  encode_position(input, planes, true, f);
   return planes;
 }
 
@@ -33,9 +36,13 @@ TEST(RecordFormat, PlanesSurviveThePackingBitForBit) {
       const std::vector<float> planes = encode(pos, reps);
       Record r{};
       pack_planes(planes, r);
-      std::vector<float> back(kInputSize, -1.0f);
-      unpack_planes(r, back);
+      std::vector<float> back(planes.size(), -1.0f);
+      unpack_planes(r, back, InputFormat::kV2);
       EXPECT_EQ(back, planes) << fen << " repetitions " << reps;
+      // Format 1.0 is the first 34 planes, as its own encoding gives them.
+      std::vector<float> v1(kInputSize, -1.0f);
+      unpack_planes(r, v1, InputFormat::kV1);
+      EXPECT_EQ(v1, encode(pos, reps, InputFormat::kV1)) << fen;
     }
   }
 }
@@ -90,7 +97,18 @@ TEST(RecordFormat, HeaderChecksNameTheProblem) {
       },
       FormatError);
   bad = h;
-  bad.format_version = 2;
+  bad.format_version = 2;  // a version-2 record is longer
+  EXPECT_THROW(check_header(bad, "x"), FormatError);
+  bad.format_version = 3;
+  EXPECT_THROW(check_header(bad, "x"), FormatError);
+  const ShardHeader v2 = make_header(3, 0.0f, InputFormat::kV2);
+  EXPECT_EQ(check_header(v2, "x"), InputFormat::kV2);
+  EXPECT_EQ(check_header(h, "x"), InputFormat::kV1);
+  bad = v2;
+  bad.plane_kind_more[plane::kCheckers - kInputPlanes] = 1;  // the checkers plane is a mask
+  EXPECT_THROW(check_header(bad, "x"), FormatError);
+  bad = v2;
+  bad.input_version[0] = '1';
   EXPECT_THROW(check_header(bad, "x"), FormatError);
   bad = h;
   bad.input_version[0] = '2';

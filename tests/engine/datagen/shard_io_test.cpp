@@ -52,6 +52,29 @@ TEST(ShardIo, RoundTripAndGamesAreNeverSplit) {
   EXPECT_FLOAT_EQ(read_shard_header(shards[0]).policy_temperature_cp, 60.0f);
 }
 
+// Version 2 keeps format 2.0's planes and the last moves; version 1 cuts them off, and its
+// records read back with those fields zero.
+TEST(ShardIo, EachInputFormatKeepsItsOwnFields) {
+  std::vector<Record> records = game(4, 2);
+  records[1].extra_masks[2] = 0x8100;
+  records[1].extra_constants[6] = 0.25f;
+  records[1].last_moves[0] = 777;
+  for (InputFormat f : {InputFormat::kV1, InputFormat::kV2}) {
+    const fs::path dir = fresh_dir(std::string("format-") + input_version(f));
+    { ShardWriter(dir, "t", 100, 0.0f, Millis(0), steady_clock(), f).add_game(records); }
+    const fs::path shard = list_shards(dir).at(0);
+    EXPECT_EQ(fs::file_size(shard), kHeaderSize + 2 * record_size_of(f));
+    EXPECT_EQ(check_header(read_shard_header(shard), "x"), f);
+    const std::vector<Record> back = read_shard(shard);
+    ASSERT_EQ(back.size(), 2u);
+    const bool v2 = f == InputFormat::kV2;
+    EXPECT_EQ(back[1].extra_masks[2], v2 ? 0x8100u : 0u);
+    EXPECT_EQ(back[1].extra_constants[6], v2 ? 0.25f : 0.0f);
+    EXPECT_EQ(back[1].last_moves[0], v2 ? 777 : 0);
+    EXPECT_EQ(back[1].game_id, 4u);
+  }
+}
+
 TEST(ShardIo, AShardOpenTooLongIsClosedAfterTheGameThatFindsItOld) {
   const fs::path dir = fresh_dir("age");
   zh::test::FakeClock clock;

@@ -15,7 +15,7 @@ TEST(VisitRecord, ThePolicyTargetIsTheVisitShareOfTheMostVisitedMoves) {
   const MoveList legal = pos.legal_moves();
   std::vector<VisitedMove> moves;
   for (int i = 0; i < 10; ++i) moves.push_back({legal[i], std::uint32_t(i + 1)});  // 1..10
-  const Record r = make_visit_record(pos, 0, 0, 7, moves, 0.0f);
+  const Record r = make_visit_record(EvalInput{pos}, 0, 7, moves, 0.0f);
   ASSERT_EQ(r.pv_count, kPolicySlots);
   // The 8 most visited (10 down to 3, 52 visits), most visited first.
   EXPECT_EQ(r.policy_index[0], policy_index(legal[9], pos.side_to_move()));
@@ -29,7 +29,7 @@ TEST(VisitRecord, ThePolicyTargetIsTheVisitShareOfTheMostVisitedMoves) {
 }
 
 TEST(VisitRecord, NeedsAVisitedMove) {
-  EXPECT_THROW(make_visit_record(Position(), 0, 0, 1, {}, 0.0f), std::logic_error);
+  EXPECT_THROW(make_visit_record(EvalInput{}, 0, 1, {}, 0.0f), std::logic_error);
 }
 
 }  // namespace

@@ -22,6 +22,10 @@ TEST(ModelMetadata, AcceptsTheVersionZhbotEncodesInEveryWrittenForm) {
   EXPECT_EQ(parse_model_metadata(R"({"input_version":1})").input_version, "1.0");
   EXPECT_EQ(parse_model_metadata(R"({"input_version":"1"})").input_version, "1");
   EXPECT_EQ(parse_model_metadata(R"({"training":{"steps":3}})").input_version, "");
+  EXPECT_EQ(parse_model_metadata(R"({"training":{"steps":3}})").format, InputFormat::kV1);
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":"1.0"})").format, InputFormat::kV1);
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":"2.0"})").format, InputFormat::kV2);
+  EXPECT_EQ(parse_model_metadata(R"({"input_version":2})").format, InputFormat::kV2);
 }
 
 TEST(ModelMetadata, RefusesOtherVersionsAndWhatIsNotAnObject) {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `zhbot datagen --own-games` end to end: zhbot (uniform backend) against real Fairy-Stockfish
+# at two Skill Levels, labelled by the real teacher; the Python reader and the chunk check take
+# the shards, every record is marked as an own-game position; bad options are refused by name.
+# Usage: own_games.sh ZHBOT PYTHON WORKDIR
+set -euo pipefail
+zhbot=$1 python=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+if [[ ! -x /usr/games/fairy-stockfish ]]; then
+  echo "SKIP: fairy-stockfish is not installed"; exit 0
+fi
+"$zhbot" datagen --out "$work/own" --own-games --zhbot-option backend=uniform --zhbot-nodes 30 \
+  --skill-levels 1,4 --opponent-nodes 100 --games 2 --workers 2 --nodes 100 --max-plies 30 \
+  --seed 21 --progress 5
+"$python" -m training.check_chunk "$work/own" --seed 21 --games 2
+"$python" - "$work/own" <<'PY'
+import sys
+from training import records as rec
+shards = [rec.Shard(p) for p in rec.list_shards(sys.argv[1:])]
+flags = [int(f) for s in shards for f in s.records["flags"]]
+assert flags and all(f & rec.FLAG_OWN_GAME for f in flags), "records without the own-game flag"
+print("%d own-game records read" % len(flags))
+PY
+expect_refused() {  # expect_refused TEXT ARGS...: the command fails and says TEXT
+  local text=$1; shift
+  if "$zhbot" datagen --out "$work/bad" --games 1 "$@" > "$work/bad.log" 2>&1; then
+    echo "FAIL: accepted: $*"; exit 1
+  fi
+  grep -q -- "$text" "$work/bad.log" || { cat "$work/bad.log"; echo "FAIL: no '$text'"; exit 1; }
+}
+expect_refused "own-games" --skill-levels 5
+expect_refused "30 is not a Fairy-Stockfish Skill Level" --own-games --skill-levels 5,30
+expect_refused "zhbot-nodes" --own-games --zhbot-nodes 0
+expect_refused "no_such_option" --own-games --zhbot-option no_such_option=1
+[[ ! -e "$work/bad" ]] || { echo "FAIL: a refused run touched its folder"; exit 1; }
+echo "own games: OK"

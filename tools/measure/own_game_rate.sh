@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Labelled positions a second of `zhbot datagen --own-games` beside the teacher-only mode, in
+# one run: the same games count, seed, workers and teacher budget (3 000 nodes, MultiPV 4),
+# one after the other; prints both throughput lines and their ratio. Own games: the shipped
+# network at ZHBOT_NODES a move against Fairy-Stockfish at SKILL_LEVELS.
+# Usage: tools/measure/own_game_rate.sh [GAMES] [SEED]   (env: ZHBOT, WORKERS, ZHBOT_NODES,
+#        SKILL_LEVELS; run it under the machine's CPU lock, nothing else timed beside it)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+GAMES=${1:-8}
+SEED=${2:-9001}
+ZHBOT=${ZHBOT:-build/default/bot/zhbot}
+WORKERS=${WORKERS:-2}
+ZHBOT_NODES=${ZHBOT_NODES:-400}
+SKILL_LEVELS=${SKILL_LEVELS:-5,10,15}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+common=(--games "$GAMES" --seed "$SEED" --workers "$WORKERS" --nodes 3000 --progress 600)
+"$ZHBOT" datagen --out "$work/teacher" "${common[@]}" > "$work/teacher.log"
+"$ZHBOT" datagen --out "$work/own" "${common[@]}" --own-games --zhbot-nodes "$ZHBOT_NODES" \
+  --skill-levels "$SKILL_LEVELS" > "$work/own.log"
+rate() { awk '/^throughput/ {print $2}' "$1"; }
+teacher=$(rate "$work/teacher.log") own=$(rate "$work/own.log")
+echo "teacher-only: $(grep -E '^(games|positions|time|throughput)' "$work/teacher.log" | tr '\n' ' ')"
+echo "own games:    $(grep -E '^(games|positions|time|throughput)' "$work/own.log" | tr '\n' ' ')"
+awk -v t="$teacher" -v o="$own" 'BEGIN {printf "own / teacher-only labelled positions/s: %.3f\n", o / t}'
