@@ -11,6 +11,7 @@
 
 #include "bot/daemon/exit_codes.h"
 #include "bot/lichess/stream_runner.h"
+#include "bot/status/pgn_history.h"
 #include "bot/status/status_json.h"
 #include "bot/status/status_page.h"
 #include "engine/util/strings.h"
@@ -170,6 +171,11 @@ int Daemon::run() {
   }
   if (const int rc = check_account(); rc != kExitOk) return rc;
   desk_->set_account(account_);
+  if (!config_.pgn_dir.empty()) {  // the page's finished games and rating chart from earlier runs
+    const PgnHistory history =
+        read_pgn_history(config_.pgn_dir, account_.username, StatusBoard::kMaxRatingPoints);
+    status_.restore_history(history.finished, history.ratings);
+  }
   ledger_.restore();
   metrics_.set_bot_games_24h(ledger_.bot_games_last_24h());
   resume_ongoing_games();

@@ -32,7 +32,7 @@ class GameSession {
     std::string my_id;
     std::string my_name;
     std::function<QueueView(const std::string& user)> queue;  // the desk's queue, for !queue
-    StatusBoard* status = nullptr;  // the status page's (optional)
+    StatusBoard* status = nullptr;                            // the status page's (optional)
     std::string game_url;
   };
 

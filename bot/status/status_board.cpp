@@ -32,6 +32,17 @@ void StatusBoard::set_account(const std::string& name, const std::string& title,
   if (rating && ratings_.empty()) ratings_.push_back({now_(), *rating});
 }
 
+void StatusBoard::restore_history(const std::vector<FinishedGame>& finished,
+                                  const std::vector<RatingPoint>& ratings) {
+  std::lock_guard lock(mutex_);
+  for (const auto& f : finished) {
+    if (finished_.size() >= kMaxFinished) break;
+    finished_.push_back(f);
+  }
+  ratings_.insert(ratings_.begin(), ratings.begin(), ratings.end());
+  while (ratings_.size() > kMaxRatingPoints) ratings_.pop_front();
+}
+
 void StatusBoard::stream_connected() {
   std::lock_guard lock(mutex_);
   connection_.event_stream_up = true;

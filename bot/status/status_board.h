@@ -27,6 +27,10 @@ class StatusBoard {
   explicit StatusBoard(std::function<std::int64_t()> now_unix_ms = {});
 
   void set_account(const std::string& name, const std::string& title, std::optional<int> rating);
+  // Games of earlier runs (bot/status/pgn_history.h): finished ones newest first, ratings
+  // oldest first; they go before everything this run adds.
+  void restore_history(const std::vector<FinishedGame>& finished,
+                       const std::vector<RatingPoint>& ratings);
   void stream_connected();
   void stream_lost(const std::string& why);
   void set_draining();

@@ -1,9 +1,5 @@
 #include "tests/e2e/e2e_fixture.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <iostream>
 #include <sstream>
@@ -73,18 +69,6 @@ BotProcess& E2eTest::start_bot(const BotSettings& s, const std::string& token,
 }
 
 ExitStatus E2eTest::stop_now(BotProcess& bot) { return bot.terminate(300ms); }
-
-int E2eTest::free_loopback_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-  ::close(fd);
-  return ok ? ntohs(addr.sin_port) : 0;
-}
 
 std::string E2eTest::accepted_game(const std::string& challenge_id,
                                    std::chrono::milliseconds timeout) {

@@ -30,8 +30,6 @@ class E2eTest : public ::testing::Test {
                         const std::vector<std::string>& env_unset = {});
   // Stops a bot: SIGTERM, a second SIGTERM (exit at once) and SIGKILL if it lingers.
   static ExitStatus stop_now(BotProcess& bot);
-  // A loopback port free right now (the kernel's pick), for operations.metrics_port.
-  static int free_loopback_port();
 
   // Waits until the bot has accepted the challenge; returns the game id (fails the test if not).
   std::string accepted_game(const std::string& challenge_id,

@@ -171,19 +171,6 @@ TEST_F(DaemonTest, ATokenRevokedWhileRunningStopsWithTheConfigurationCode) {
   EXPECT_EQ(run_daemon(), kExitConfig);
 }
 
-// A loopback port free right now, for operations.metrics_port.
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-  ::close(fd);
-  return ok ? ntohs(addr.sin_port) : 0;
-}
-
 TEST_F(DaemonTest, ServesTheStatusPageAndItsJsonWithoutTheToken) {
   account(R"({"id":"zhbot","username":"ZhBot","title":"BOT",)"
           R"("perfs":{"crazyhouse":{"rating":2012,"games":30}}})");
@@ -194,7 +181,11 @@ TEST_F(DaemonTest, ServesTheStatusPageAndItsJsonWithoutTheToken) {
                         [](const httplib::Request&, httplib::Response& res) {
                           res.set_content(R"({"ok":true})", "application/json");
                         });
-  config_.metrics_port = free_port();
+  {  // a loopback port free right now, for the status pages
+    test::TestServer probe;
+    probe.start();
+    config_.metrics_port = probe.port();
+  }
   nlohmann::json status;
   std::string page;
   int missing_status = 0;

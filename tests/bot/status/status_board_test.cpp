@@ -72,6 +72,28 @@ TEST(StatusBoard, RatingDiffsMakeTheRatingHistoryWhicheverArrivesFirst) {
   EXPECT_EQ(s.connection.rating, 2008);
 }
 
+TEST(StatusBoard, EarlierRunsGoBeforeThisRunsGamesAndRatings) {
+  FakeWallClock wall;
+  StatusBoard board(wall.fn());
+  board.set_account("zhbot", "BOT", 2012);
+  FinishedGame old;
+  old.id = "old00001";
+  old.result = "draw";
+  board.restore_history({old}, {{1600000000000, 1990}, {1600000600000, 2001}});
+  board.publish_game(std::make_shared<const GameView>(test::sample_game("new00001")));
+  board.note_rating_diff("new00001", 3);
+  board.end_game("new00001", "win");
+  const StatusSnapshot s = board.snapshot();
+  ASSERT_EQ(s.finished.size(), 2u);
+  EXPECT_EQ(s.finished[0].id, "new00001");
+  EXPECT_EQ(s.finished[1].id, "old00001");
+  ASSERT_EQ(s.rating_history.size(), 4u);
+  EXPECT_EQ(s.rating_history[0].rating, 1990);
+  EXPECT_EQ(s.rating_history[1].rating, 2001);
+  EXPECT_EQ(s.rating_history[2].rating, 2012);  // the account's at this start
+  EXPECT_EQ(s.rating_history[3].rating, 2015);
+}
+
 TEST(StatusBoard, TheStreamsUpsAndDownsAreCountedWithTheLastError) {
   FakeWallClock wall;
   StatusBoard board(wall.fn());
