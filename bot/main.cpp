@@ -13,5 +13,6 @@ int main(int argc, char** argv) {
   zh::cli::add_upgrade_account_command(app);
   zh::cli::add_run_command(app);
   zh::cli::add_healthcheck_command(app);
+  zh::cli::add_status_command(app);
   return zh::cli::run_main(app, argc, argv);
 }

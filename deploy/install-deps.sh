@@ -76,9 +76,10 @@ bot_build_packages() {
 
 # Tests and benchmarks: unit tests, benchmarks, the reference engine, TorchScript test models
 # (python3-torch must match the LibTorch flavour: the CPU and CUDA builds conflict),
-# systemd-analyze for the unit's hardening check.
+# systemd-analyze for the unit's hardening check, headless Chromium for the status page's
+# end-to-end test.
 test_packages() {
-  echo libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish systemd
+  echo libgtest-dev libgmock-dev libbenchmark-dev fairy-stockfish systemd chromium
   if [[ $cuda -eq 1 ]]; then echo python3-torch-cuda; else echo python3-torch; fi
 }
 

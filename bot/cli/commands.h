@@ -12,5 +12,6 @@ void add_check_config_command(CLI::App& app);
 void add_upgrade_account_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_healthcheck_command(CLI::App& app);
+void add_status_command(CLI::App& app);
 
 }  // namespace zh::cli

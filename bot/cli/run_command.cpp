@@ -68,6 +68,24 @@ bot::EvaluatorFigures evaluator_figures(const LoadedEvaluator& e) {
   return f;
 }
 
+// The evaluator as the status page shows it: what was loaded, on which device, and how it does.
+bot::EvaluatorView evaluator_view(const LoadedEvaluator& e, const EvaluatorConfig& config,
+                                  const bot::Metrics& metrics) {
+  const bot::EvaluatorFigures f = evaluator_figures(e);
+  bot::EvaluatorView v;
+  v.backend = e.backend;
+  v.device = config.device;
+  v.precision = config.precision;
+  v.healthy = f.healthy;
+  v.failures = f.failures;
+  v.nodes_per_second = metrics.nodes_per_second();
+  if (e.service) {
+    v.batch_fill = e.service_stats().mean_fill_ratio;
+    v.forward_us = f.forward_us;
+  }
+  return v;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app) {
@@ -155,6 +173,10 @@ void add_run_command(CLI::App& app) {
       });
     if (evaluator.service || evaluator.failover)
       daemon.metrics().set_evaluator_source([evaluator] { return evaluator_figures(evaluator); });
+    daemon.status().set_evaluator_source(
+        [evaluator, evaluator_settings = evaluator_config(all), &daemon] {
+          return evaluator_view(evaluator, evaluator_settings, daemon.metrics());
+        });
     int rc = 0;
     {
       bot::StopSignals signals([&daemon] { daemon.request_shutdown(); },

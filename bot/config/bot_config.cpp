@@ -216,7 +216,8 @@ const OptionTable<BotConfig> kOperationsOptions{
     "operations",
     {
         {"metrics_port", &BotConfig::metrics_port, Int{0, 0, 65535},
-         "serve /healthz and /metrics on 127.0.0.1 at this port; 0: off"},
+         "serve /healthz, /metrics, the /status page and /status.json on 127.0.0.1 at this port; "
+         "0: off"},
         {"shutdown_grace_s", &BotConfig::shutdown_grace_s, Int{600, 0, 86400},
          "on SIGTERM/SIGINT, let running games finish for up to this long"},
         {"state_dir", &BotConfig::state_dir, Text{""},

@@ -11,6 +11,9 @@
 
 #include "bot/daemon/exit_codes.h"
 #include "bot/lichess/stream_runner.h"
+#include "bot/status/pgn_history.h"
+#include "bot/status/status_json.h"
+#include "bot/status/status_page.h"
 #include "engine/util/strings.h"
 
 namespace zh::bot {
@@ -46,6 +49,7 @@ Daemon::Daemon(const BotConfig& config, std::string token, EngineFactory make_en
   desk.sessions = &sessions_;
   desk.ledger = &ledger_;
   desk.random = default_random_source();
+  desk.status = &status_;
   desk_ = std::make_unique<ChallengeDesk>(config_, std::move(desk));
   desk_->decline_later_while("shutting down", [this] { return draining_.load(); });
   // A failing GPU: running games go on with the fallback evaluator, new ones wait for it.
@@ -62,6 +66,7 @@ Daemon::~Daemon() {
 
 void Daemon::request_shutdown() {
   if (draining_.exchange(true)) return;
+  status_.set_draining();
   systemd_.stopping();
   systemd_.status("draining: " + metrics_.summary());
   spdlog::info("shutdown requested: declining new challenges, letting games finish (up to {} s)",
@@ -96,6 +101,7 @@ int Daemon::check_account() {
   }
   account_ = *account;
   account_.id = lower(account_.id);
+  status_.set_account(account_.username, account_.title, account_.crazyhouse_rating);
   spdlog::info("logged in to {} as {} (BOT)", describe_url(config_.base_url), account_.username);
   return kExitOk;
 }
@@ -144,14 +150,32 @@ void Daemon::resume_ongoing_games() {
   }
 }
 
+void Daemon::serve_status_pages() {
+  health_->add_page("/status.json", "application/json", [this] {
+    StatusSnapshot snapshot = status_.snapshot();
+    snapshot.version = ZH_VERSION;
+    return status_json(snapshot).dump();
+  });
+  health_->add_page("/status", "text/html; charset=utf-8",
+                    [] { return std::string(status_page_html()); });
+}
+
 int Daemon::run() {
   if (config_.metrics_port > 0) {
     health_ = std::make_unique<HealthServer>(metrics_, int(config_.metrics_port));
+    serve_status_pages();
     health_->start();
-    spdlog::info("health and metrics on http://127.0.0.1:{}/healthz and /metrics", health_->port());
+    spdlog::info(
+        "health and metrics on http://127.0.0.1:{}/healthz and /metrics, status page on /status",
+        health_->port());
   }
   if (const int rc = check_account(); rc != kExitOk) return rc;
   desk_->set_account(account_);
+  if (!config_.pgn_dir.empty()) {  // the page's finished games and rating chart from earlier runs
+    const PgnHistory history =
+        read_pgn_history(config_.pgn_dir, account_.username, StatusBoard::kMaxRatingPoints);
+    status_.restore_history(history.finished, history.ratings);
+  }
   ledger_.restore();
   metrics_.set_bot_games_24h(ledger_.bot_games_last_24h());
   resume_ongoing_games();
@@ -218,6 +242,7 @@ void Daemon::event_loop() {
   };
   callbacks.on_connected = [this] {
     metrics_.set_event_stream_connected(true);
+    status_.stream_connected();
     spdlog::info("event stream connected");
     // Ready means the account is checked and challenges can arrive: the first connection.
     if (!ready_sent_.exchange(true)) {
@@ -232,13 +257,17 @@ void Daemon::event_loop() {
                       : r.end == StreamEnd::kServerClosed ? "closed by the server"
                       : r.end == StreamEnd::kHttpError    ? "HTTP error"
                                                           : "network error";
-    spdlog::warn("event stream lost ({}{}{}); reconnecting in {:.1f} s", why,
-                 r.status ? ", HTTP " + std::to_string(r.status) : std::string(),
-                 r.error.empty() ? "" : ", " + r.error, delay.count() / 1000.0);
+    const std::string detail = std::string(why) +
+                               (r.status ? ", HTTP " + std::to_string(r.status) : std::string()) +
+                               (r.error.empty() ? "" : ", " + r.error);
+    status_.stream_lost("event stream lost: " + detail);
+    spdlog::warn("event stream lost ({}); reconnecting in {:.1f} s", detail,
+                 delay.count() / 1000.0);
   };
   const StreamStop stop = runner.run(callbacks, cancel_);
   metrics_.set_event_stream_connected(false);
   if (stop == StreamStop::kCancelled) return;
+  status_.stream_lost("the event stream was refused: " + std::string(to_string(stop)));
   spdlog::error("the event stream was refused ({}: {}); {}", std::string(to_string(stop)),
                 error_text(runner.last_result().body),
                 stop == StreamStop::kUnauthorized
@@ -290,6 +319,7 @@ void Daemon::on_game_start(const GameInfo& game) {
 void Daemon::on_game_finish(const GameInfo& game) {
   desk_->on_game_finish(game.game_id);
   sessions_.on_game_finish(game);
+  if (game.rating_diff) status_.note_rating_diff(game.game_id, *game.rating_diff);
 }
 
 void Daemon::start_session(const std::string& game_id, const std::string& opponent_id, bool bot) {
@@ -318,6 +348,8 @@ void Daemon::start_session(const std::string& game_id, const std::string& oppone
     deps.queue = [this](const std::string& user) {
       return QueueView{desk_->waiting(), desk_->place_of(user)};
     };
+    deps.status = &status_;
+    deps.game_url = config_.base_url + "/" + game_id;
     auto session = std::make_unique<GameSession>(game_id, std::move(deps), std::move(engine));
     session->start();
     return session;

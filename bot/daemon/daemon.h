@@ -19,6 +19,7 @@
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
 #include "bot/state/state_file.h"
+#include "bot/status/status_board.h"
 
 namespace zh::bot {
 
@@ -39,6 +40,8 @@ class Daemon {
   void request_immediate_exit();
 
   Metrics& metrics() { return metrics_; }
+  // What /status.json and /status show (the program adds the evaluator's figures).
+  StatusBoard& status() { return status_; }
   // The challenge desk, e.g. to decline new challenges while a health check fails:
   //   daemon.desk().decline_later_while("GPU unhealthy", [&] { return !gpu.healthy(); });
   ChallengeDesk& desk() { return *desk_; }
@@ -58,11 +61,13 @@ class Daemon {
   void on_game_finish(const GameInfo& game);
   void start_session(const std::string& game_id, const std::string& opponent_id, bool bot);
   void reap_sessions();
+  void serve_status_pages();
 
   const BotConfig& config_;
   Clock& clock_;
   EngineFactory make_engine_;
   Metrics metrics_;
+  StatusBoard status_;      // before everything that publishes to it
   CancelToken cancel_;      // everything network-facing stops on it
   CancelToken drain_done_;  // wakes the main loop
   std::unique_ptr<HttpClient> http_;

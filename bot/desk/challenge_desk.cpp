@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "bot/desk/desk_status.h"
 #include "engine/util/strings.h"
 
 namespace zh::bot {
@@ -146,6 +147,8 @@ void ChallengeDesk::decline_locked(const Challenge& c, DeclineReason reason,
   deps_.metrics->add_decline(to_string(reason));
   spdlog::info("declining challenge {} from {} ({}, {}): {} -> reason {}", c.id, c.challenger.name,
                rating_text(c.challenger.rating), describe(c), why, std::string(to_string(reason)));
+  if (deps_.status)
+    deps_.status->add_decline(declined_view(c, std::string(to_string(reason)), why));
   worker_.post([this, id = c.id, reason] {
     const ApiResult r = deps_.client->decline_challenge(id, reason);
     if (!r.ok()) spdlog::warn("could not decline challenge {}: {}", id, r.error);
@@ -213,6 +216,11 @@ void ChallengeDesk::tick() {
   fill_slots_locked(now);
   seeker_.maybe_seek(now, !pending_.empty() || !queue_.empty());
   deps_.metrics->set_challenge_queue(queue_.size());
+  if (deps_.status) {
+    const std::int64_t now_unix_ms = deps_.status->now_unix_ms();
+    deps_.status->publish_desk(
+        {queue_view(queue_.ordered(), now, now_unix_ms), seeker_.view(now, now_unix_ms)});
+  }
 }
 
 void ChallengeDesk::fill_slots_locked(TimePoint now) {

@@ -6,6 +6,7 @@
 #include "bot/ledger/session_table.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
+#include "bot/status/status_board.h"
 
 namespace zh::bot {
 
@@ -16,6 +17,7 @@ struct DeskDeps {
   SessionTable* sessions = nullptr;
   GameLedger* ledger = nullptr;
   RandomSource random;
+  StatusBoard* status = nullptr;  // the status page's (optional)
 };
 
 }  // namespace zh::bot

@@ -267,4 +267,25 @@ void Seeker::seek() {
   spdlog::warn("matchmaking: could not challenge {}: {}", chosen.username, r.error);
 }
 
+MatchmakingView Seeker::view(TimePoint now, std::int64_t now_unix_ms) const {
+  MatchmakingView v;
+  v.enabled = options_.enabled;
+  if (!v.enabled) return v;
+  const auto unix_ms = [&](TimePoint t) {
+    return now_unix_ms + std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count();
+  };
+  if (outgoing_) {
+    v.challenging = outgoing_->username;
+    v.challenge_clock = outgoing_->clock;
+  } else {
+    v.next_seek_unix_ms =
+        unix_ms(std::max(next_seek_, idle_since_ + std::chrono::seconds(options_.idle_s)));
+  }
+  if (now < bot_limit_until_) v.bot_games_paused_until_unix_ms = unix_ms(bot_limit_until_);
+  v.bot_games_24h = deps_.ledger->bot_games_last_24h();
+  for (const auto& d : deps_.ledger->declines())
+    v.declined_by.push_back({d.user_id, d.reason, d.until_unix_s * 1000});
+  return v;
+}
+
 }  // namespace zh::bot

@@ -17,6 +17,7 @@
 #include "bot/config/bot_config.h"
 #include "bot/desk/desk_deps.h"
 #include "bot/desk/desk_worker.h"
+#include "bot/status/status_model.h"
 
 namespace zh::bot {
 
@@ -57,6 +58,9 @@ class Seeker {
   // being accepted. Running games count as busy unless matchmaking.during_games lets a bot
   // game fill a free slot (never one kept for humans, never beyond max_concurrent_games).
   void maybe_seek(TimePoint now, bool desk_busy);
+
+  // Its state for the status page (`now_unix_ms`: the wall clock at `now`).
+  MatchmakingView view(TimePoint now, std::int64_t now_unix_ms) const;
 
  private:
   struct Outgoing {

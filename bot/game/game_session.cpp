@@ -24,6 +24,8 @@ GameSession::GameSession(std::string game_id, Deps deps, std::unique_ptr<MoveEng
   env.my_name = deps_.my_name;
   env.engine_name = engine_->description();
   env.queue = deps_.queue;
+  env.status = deps_.status;
+  env.game_url = deps_.game_url;
   core_ = std::make_unique<SessionCore>(
       game_id_, *deps_.config, env, *engine_,
       // Engine results arrive on the engine's search thread; the move is sent from this

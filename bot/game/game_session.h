@@ -32,6 +32,8 @@ class GameSession {
     std::string my_id;
     std::string my_name;
     std::function<QueueView(const std::string& user)> queue;  // the desk's queue, for !queue
+    StatusBoard* status = nullptr;                            // the status page's (optional)
+    std::string game_url;
   };
 
   GameSession(std::string game_id, Deps deps, std::unique_ptr<MoveEngine> engine);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <utility>
 
+#include "bot/game/game_view.h"
 #include "engine/chess/notation.h"
 #include "engine/util/strings.h"
 
@@ -114,6 +115,7 @@ void SessionCore::on_state(const GameState& s, TimePoint received) {
   opponent_.on_board(board_.plies(), our_turn(), changed);
   if (our_turn() && !thinking_ && !rethink_at_ && sender_.may_send_for(board_.plies()))
     start_think(received);
+  publish_status();
 }
 
 void SessionCore::start_think(TimePoint received) {
@@ -188,6 +190,7 @@ void SessionCore::handle_sent(const MoveSender::Result& sent) {
                   (our_color_ == kWhite ? state_.winc_ms : state_.binc_ms);
   }
   record_.note_move(board_.plies(), our_color_, r, clock_after);
+  if (const auto point = eval_point(r, board_.plies() + 1)) eval_history_.push_back(*point);
   // Where it went: before engine.think() was called, from the engine's result to the POST
   // (the hand-over to this thread), and the rest inside think() (stopping the ponder search).
   const double after_ms =
@@ -204,6 +207,26 @@ void SessionCore::handle_sent(const MoveSender::Result& sent) {
                sent.uci, r.value, r.nodes, r.time_ms, std::max(0.0, overhead),
                sent.post_time.count());
   maybe_ponder(r.move);
+  publish_status();
+}
+
+void SessionCore::publish_status() {
+  if (!env_.status || !have_full_ || finished_) return;
+  GameViewInput in;
+  in.full = &full_;
+  in.state = &state_;
+  in.us = our_color_;
+  in.game = board_.valid() ? &board_.game() : nullptr;
+  in.thinking = thinking_;
+  if (last_result_) {
+    in.eval = eval_point(*last_result_, eval_history_.empty() ? 0 : eval_history_.back().ply);
+    in.nodes = last_result_->nodes;
+    in.nps = last_result_->nps;
+  }
+  in.eval_history = &eval_history_;
+  in.url = env_.game_url;
+  in.now_unix_ms = env_.status->now_unix_ms();
+  env_.status->publish_game(std::make_shared<const GameView>(make_game_view(in)));
 }
 
 void SessionCore::maybe_ponder(Move our_move) {
@@ -264,6 +287,7 @@ void SessionCore::finish(const std::string& status, const std::string& winner) {
     result_ = winner == ours ? "win" : "loss";
   log_->info("game over: {} ({}{}{})", result_, status, winner.empty() ? "" : ", winner ", winner);
   if (env_.metrics) env_.metrics->add_game_result(result_);
+  if (env_.status) env_.status->end_game(game_id_, result_);
   if (result_ != "aborted" && have_full_) {
     chat_.goodbye();
     if (board_.valid()) pgn_path_ = record_.save(full_, board_.moves(), status, winner);
@@ -288,6 +312,7 @@ void SessionCore::abandon_locally() {
   if (finished_) return;
   finished_ = true;
   result_.clear();
+  if (env_.status) env_.status->drop_game(game_id_);
   stop_pondering();
   engine_.stop();
   log_->info("leaving the game for now (shutdown); lichess keeps it and a restart resumes it");

@@ -38,6 +38,7 @@
 #include "bot/lichess/events.h"
 #include "bot/lichess/lichess_client.h"
 #include "bot/metrics/metrics.h"
+#include "bot/status/status_board.h"
 #include "engine/util/clock.h"
 
 namespace zh::bot {
@@ -56,6 +57,8 @@ class SessionCore {
     std::string my_name;
     std::string engine_name;                                  // for !name
     std::function<QueueView(const std::string& user)> queue;  // for !queue (optional)
+    StatusBoard* status = nullptr;                            // the status page's (optional)
+    std::string game_url;                                     // for the status page
   };
 
   SessionCore(std::string game_id, const BotConfig& config, Env env, MoveEngine& engine,
@@ -91,6 +94,8 @@ class SessionCore {
   void stop_pondering();
   void finish(const std::string& status, const std::string& winner);
   EvalSummary eval_summary() const;
+  // Hands the game as it stands now to the status page (after every change).
+  void publish_status();
 
   std::string game_id_;
   const BotConfig& config_;
@@ -123,6 +128,7 @@ class SessionCore {
   std::optional<TimePoint> rethink_at_;
   int think_failures_ = 0;
   std::optional<ThinkResult> last_result_;
+  std::vector<EvalPoint> eval_history_;  // for the status page's sparkline
 
   struct PendingFinish {  // the event stream said the game ended; the game stream lags
     std::string status;

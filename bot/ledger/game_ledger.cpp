@@ -95,4 +95,13 @@ void GameLedger::save_locked() const {
   file_.save(state);
 }
 
+std::vector<GameLedger::DeclineEntry> GameLedger::declines() const {
+  std::lock_guard lock(mutex_);
+  const std::int64_t now = unix_now_s();
+  std::vector<DeclineEntry> out;
+  for (const auto& [user, d] : declines_)
+    if (d.until_unix_s > now) out.push_back({user, d.reason, d.until_unix_s});
+  return out;
+}
+
 }  // namespace zh::bot

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bot/state/decliner_file.h"
 #include "bot/state/state_file.h"
@@ -40,6 +41,13 @@ class GameLedger {
   // never asked again).
   std::optional<std::string> declined(const std::string& user_id) const;
   const DeclinerFile& decliners() const { return decliners_; }
+  struct DeclineEntry {
+    std::string user_id;
+    std::string reason;
+    std::int64_t until_unix_s = 0;
+  };
+  // The bots not asked again for now, with why and until when (the status page's list).
+  std::vector<DeclineEntry> declines() const;
 
  private:
   struct Decline {

@@ -88,6 +88,7 @@ GameInfo parse_game_info(const json& j) {
   g.opponent = parse_opponent(object(j, "opponent"));
   g.seconds_left = integer(j, "secondsLeft");
   g.winner = str(j, "winner");
+  g.rating_diff = integer(j, "ratingDiff");
   return g;
 }
 

@@ -37,7 +37,8 @@ struct GameInfo {
   bool compat_bot = true;
   Opponent opponent;
   std::optional<int> seconds_left;
-  std::string winner;  // "white" | "black" | "" (draw or unfinished)
+  std::string winner;              // "white" | "black" | "" (draw or unfinished)
+  std::optional<int> rating_diff;  // ours, in gameFinish of a rated game
 };
 
 struct ChallengeUser {

@@ -77,6 +77,11 @@ void Metrics::set_nodes_per_second(double nps) {
   nps_ = nps;
 }
 
+double Metrics::nodes_per_second() const {
+  std::lock_guard lock(mutex_);
+  return nps_;
+}
+
 void Metrics::add_stream_reconnect(std::string_view stream) {
   std::lock_guard lock(mutex_);
   count(reconnects_, stream);
@@ -281,6 +286,17 @@ HealthServer::HealthServer(Metrics& metrics, int port)
 }
 
 HealthServer::~HealthServer() { stop(); }
+
+void HealthServer::add_page(const std::string& path, const std::string& content_type,
+                            std::function<std::string()> body) {
+  std::string pattern;  // httplib matches a regular expression: the path's dots are literal
+  for (char c : path) pattern += c == '.' ? std::string("\\.") : std::string(1, c);
+  server_->Get(pattern, [content_type, body = std::move(body)](const httplib::Request&,
+                                                               httplib::Response& res) {
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(body(), content_type);
+  });
+}
 
 void HealthServer::start() {
   // Loopback only: metrics are for the operator's scraper on this machine.

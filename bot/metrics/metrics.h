@@ -45,6 +45,7 @@ class Metrics {
   void add_game_result(std::string_view result);  // win | loss | draw | aborted
   void add_move();
   void set_nodes_per_second(double nps);
+  double nodes_per_second() const;
   void add_stream_reconnect(std::string_view stream);  // event | game
   // Every HTTP answer; codes >= 400 and network errors (0) are counted as errors.
   void add_http_response(std::string_view endpoint, int status);
@@ -101,14 +102,20 @@ class Metrics {
   double overhead_max_ms_ = 0;
 };
 
-// GET /healthz (200 while the event stream is connected and the evaluator healthy, else 503) and
-// GET /metrics on 127.0.0.1 only. Port 0 picks a free port (tests).
+// GET /healthz (200 while the event stream is connected and the evaluator healthy, else 503),
+// GET /metrics and the pages added with add_page, on 127.0.0.1 only; anything else is 404.
+// Port 0 picks a free port (tests).
 class HealthServer {
  public:
   HealthServer(Metrics& metrics, int port);
   ~HealthServer();
   HealthServer(const HealthServer&) = delete;
   HealthServer& operator=(const HealthServer&) = delete;
+
+  // Serves GET `path` with `body()` (called on the server's threads) as `content_type`. Before
+  // start().
+  void add_page(const std::string& path, const std::string& content_type,
+                std::function<std::string()> body);
 
   // Throws std::runtime_error when the port cannot be bound.
   void start();

@@ -53,6 +53,14 @@ for tool in "${tools[@]}"; do
   expect "gpu: GPU device reservation" "$gpu" "capabilities:"
   expect "gpu: capability gpu" "$gpu" "- gpu$|\[gpu\]"
   expect "gpu: nvidia driver" "$gpu" "driver: nvidia"
+  # shellcheck disable=SC2086
+  monitoring=$($tool -f compose.yaml --profile monitoring config)
+  expect "monitoring: Prometheus" "$monitoring" "image: prom/prometheus"
+  expect "monitoring: Grafana" "$monitoring" "image: grafana/grafana"
+  expect "monitoring: both in zhbot's network (loopback metrics)" "$monitoring" \
+    "network_mode: service:zhbot"
+  expect "monitoring: the dashboard provisioned" "$monitoring" "grafana/zhbot-dashboard\.json"
+  expect "monitoring: Grafana only on the host's loopback" "$monitoring" "127\.0\.0\.1.*3000"
 done
 if grep -q 'device: "cuda"' zhbot-cuda.yaml; then echo "ok: zhbot-cuda.yaml sets evaluator.device cuda"
 else echo "FAIL: zhbot-cuda.yaml has no device: \"cuda\""; failures=$((failures + 1)); fi

@@ -40,6 +40,9 @@ class BotSettings {
   std::map<std::string, std::map<std::string, std::string>> values_;
 };
 
+// A loopback port free right now (the kernel's pick), for operations.metrics_port.
+int free_loopback_port();
+
 class BotProcess {
  public:
   // Writes <dir>/<name>.yaml and starts `zhbot run --config` on it; output to <dir>/<name>.log.

@@ -1,9 +1,5 @@
 // `zhbot healthcheck` (the container images' HEALTHCHECK) against the real daemon: it reads the
 // metrics port from the daemon's own config file and exits 0 only while the daemon is connected.
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <fstream>
 
 #include "tests/e2e/e2e_fixture.h"
@@ -14,19 +10,6 @@ namespace {
 
 class E2eHealthcheck : public E2eTest {
  protected:
-  // A loopback port free right now (the kernel's pick), for operations.metrics_port.
-  static int free_loopback_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-    ::close(fd);
-    return ok ? ntohs(addr.sin_port) : 0;
-  }
-
   // Runs `zhbot healthcheck --config <config>`; its output goes to healthcheck.log.
   ExitStatus healthcheck(const std::filesystem::path& config) {
     ChildProcess probe({zh::test::zhbot_bin(), "healthcheck", "--config", config.string()},

@@ -1,6 +1,8 @@
 #include "bot/daemon/daemon.h"
 
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "bot/config/load_config.h"
@@ -166,6 +169,59 @@ TEST_F(DaemonTest, ATokenRevokedWhileRunningStopsWithTheConfigurationCode) {
     res.set_content(R"({"error":"No such token"})", "application/json");
   });
   EXPECT_EQ(run_daemon(), kExitConfig);
+}
+
+TEST_F(DaemonTest, ServesTheStatusPageAndItsJsonWithoutTheToken) {
+  account(R"({"id":"zhbot","username":"ZhBot","title":"BOT",)"
+          R"("perfs":{"crazyhouse":{"rating":2012,"games":30}}})");
+  server_.server().Get("/api/stream/event", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(std::string(kStandardChallenge) + "\n", "application/x-ndjson");
+  });
+  server_.server().Post(R"(/api/challenge/(\w+)/decline)",
+                        [](const httplib::Request&, httplib::Response& res) {
+                          res.set_content(R"({"ok":true})", "application/json");
+                        });
+  {  // a loopback port free right now, for the status pages
+    test::TestServer probe;
+    probe.start();
+    config_.metrics_port = probe.port();
+  }
+  nlohmann::json status;
+  std::string page;
+  int missing_status = 0;
+  const int rc = run_daemon([&](Daemon& daemon) {
+    httplib::Client client("127.0.0.1", int(config_.metrics_port));
+    for (int i = 0; i < 3000; ++i) {
+      const auto res = client.Get("/status.json");
+      if (res && res->status == 200) {
+        // The token must be nowhere in what the page shows, whatever the daemon is doing.
+        EXPECT_EQ(res->body.find(kToken), std::string::npos);
+        EXPECT_EQ(res->body.find("Bearer"), std::string::npos);
+        status = nlohmann::json::parse(res->body);
+        if (!status["declines"].empty()) break;
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    const auto html = client.Get("/status");
+    if (html) page = html->body;
+    const auto other = client.Get("/status.yaml");
+    missing_status = other ? other->status : -1;
+    daemon.request_immediate_exit();
+  });
+  EXPECT_EQ(rc, kExitOk);
+  EXPECT_EQ(status["connection"]["account"], "ZhBot");
+  EXPECT_EQ(status["connection"]["title"], "BOT");
+  EXPECT_EQ(status["connection"]["rating"], 2012);
+  EXPECT_EQ(status["rating_history"][0]["rating"], 2012);
+  ASSERT_EQ(status["declines"].size(), 1u) << status.dump(2);
+  EXPECT_EQ(status["declines"][0]["id"], "stChal02");
+  EXPECT_EQ(status["declines"][0]["reason"], "variant");
+  EXPECT_EQ(status["declines"][0]["challenger"]["name"], "Bob");
+  EXPECT_EQ(status["declines"][0]["time_control"], "180+2");
+  EXPECT_TRUE(status["games"].empty());
+  EXPECT_NE(page.find("status.json"), std::string::npos);
+  EXPECT_EQ(page.find(kToken), std::string::npos);
+  EXPECT_EQ(missing_status, 404);
 }
 
 const char* kBotChallenge =
