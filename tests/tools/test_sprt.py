@@ -171,7 +171,16 @@ class PlayedTest(unittest.TestCase):
         new = self.records()[4:]
         self.assertEqual([(r["game"], r["white"], r["opening"]) for r in new],
                          [(2, "zhbot", order[1]), (5, "fsf:nodes=1", order[2])])
-        self.assertIn("no verdict yet", self.lines[-1])
+        self.assertIn("no verdict within 3 pairs", self.lines[-1])
+
+    def test_two_sides_bounded_by_nodes_play_each_opening_once(self):
+        # At fixed nodes a repeated opening replays its pair: with 2 openings the test ends
+        # without a verdict after 2 pairs (the normalized model decides slowly here).
+        self.test, self.openings = sprt.Sprt(0, 20), self.openings[:2]
+        code, tally = self.run_sprt(a="zhbot:nodes=1")
+        self.assertEqual((code, tally.pairs), (sprt_match.INCONCLUSIVE, 2))
+        self.assertIn("at most 2 pairs", self.lines[0])
+        self.assertEqual(len(self.records()), 4)
 
     def test_a_file_of_another_test_is_refused(self):
         order = sprt_match.shuffled(self.openings)

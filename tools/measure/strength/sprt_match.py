@@ -5,7 +5,7 @@ test's state: resuming reads the pairs in the order they finished, checking the 
 each, as the first run did; a pair cut in half by an interruption is completed first."""
 import random
 
-from tools.zhtools.match import failure
+from tools.zhtools.match import bounded, failure, parse_spec
 
 from .runner import GameSetup, play_games, results_file
 from .sprt import logistic_elo, normalized_elo
@@ -90,10 +90,23 @@ def game_numbers(records, max_pairs):
         g += 1
 
 
+def deterministic(a, b):
+    """Whether both sides are bounded by nodes or depth: one search thread each then plays an
+    opening's pair again move for move (seen at 50 nodes a move), so a repeated opening adds
+    the same pair again, not new evidence."""
+    return all(bounded(parse_spec(side)[1]) for side in (a, b))
+
+
 def run_sprt(a, b, test, tc, out, zhbot, openings, max_plies, max_pairs=None, concurrency=1,
              log=print):
-    """Plays the test to its verdict; returns (exit code, Tally)."""
+    """Plays the test to its verdict; returns (exit code, Tally). Two sides bounded by nodes
+    play each opening once at most: the test ends without a verdict when they run out."""
     openings = shuffled(openings)
+    if deterministic(a, b) and (max_pairs is None or max_pairs > len(openings)):
+        log("both sides are bounded by nodes or depth: at most %d pairs, one an opening (a "
+            "larger --openings set, tools/measure/make_openings.py, allows more)"
+            % len(openings))
+        max_pairs = len(openings)
     with results_file(out, tc) as (results, done):
         check_records(done, a, b, test, openings)
         tally = Tally(a, test)
@@ -117,6 +130,6 @@ def run_sprt(a, b, test, tc, out, zhbot, openings, max_plies, max_pairs=None, co
     code = {"H1": ACCEPTED_H1, "H0": ACCEPTED_H0}.get(tally.verdict, INCONCLUSIVE)
     verdict = {ACCEPTED_H1: "H1 accepted (elo1 %g)" % test.elo1,
                ACCEPTED_H0: "H0 accepted (elo0 %g)" % test.elo0,
-               INCONCLUSIVE: "no verdict yet (--max-pairs %s)" % max_pairs}[code]
+               INCONCLUSIVE: "no verdict within %s pairs" % max_pairs}[code]
     log("%s: %s after %s" % (test, verdict, tally.line()))
     return code, tally
