@@ -1,6 +1,6 @@
 """tools/measure/strength: the clock notation; the refusal to pool games of another control,
-to read a damaged results file or to share one with another match; the report; and the score /
-Elo interval a ladder rung reports."""
+to read a damaged results file or to share one with another match; the losses and their
+judgement lag; the report; and the score / Elo interval a ladder rung reports."""
 import contextlib
 import fcntl
 import io
@@ -204,6 +204,24 @@ class Losses(unittest.TestCase):
                       "from 8 plies before", self.lines([r])[0])
         self.assertIsNone(losses.lost_since(dict(r, scores={"zhbot": [[20, "cp 50"]]}),
                                             "zhbot"))
+
+
+class JudgementLag(unittest.TestCase):
+    def test_the_judge_scores_the_losers_positions_and_the_lag_is_its_score_behind(self):
+        # zhbot has Black, the lone king against king and rook (Black moves first): the real
+        # Fairy-Stockfish at depth 8 scores both of zhbot's positions (plies 0 and 2) lost for
+        # it, while zhbot's own score went lost only at ply 2: a lag of 2 plies.
+        r = dict(game(1, False, "1-0"), reason="time forfeit: zhbot", plies=4,
+                 opening="8/8/8/4k3/8/8/8/K6R[] b - - 0 1", moves="e5d4 h1h5 d4c3 a1b1",
+                 scores={"zhbot": [[0, "cp -100"], [2, "cp -500"]]})
+        won = dict(game(2, True, "1-0"), plies=30)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            losses.print_losses([r, won], "zhbot", judge_depth=8)
+        lines = out.getvalue().splitlines()
+        self.assertIn("the judge saw it lost from ply 0, zhbot from ply 2: lag 2 plies", lines[0])
+        self.assertEqual(lines[2], "judgement lag (judge: Fairy-Stockfish depth 8): median 2 "
+                         "plies over 1 losses")
 
 
 class Report(unittest.TestCase):
