@@ -1,6 +1,6 @@
-"""tools/measure/strength.py: the clock notation; the refusal to pool games of another control,
-to read a damaged results file or to share one with another match; the report; and the score /
-Elo interval a ladder rung reports."""
+"""tools/measure/strength: the clock notation; the refusal to pool games of another control,
+to read a damaged results file or to share one with another match; the losses and their
+judgement lag; the report; and the score / Elo interval a ladder rung reports."""
 import contextlib
 import fcntl
 import io
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 from tests.tools.tool_process import run_tool, scripted_engine
-from tools.measure import strength
+from tools.measure.strength import ladder, losses, report, runner, stats
 from tools.zhtools import match
 
 
@@ -22,14 +22,14 @@ def game(n, a_white, result, tc="1+1", tc_ms=(60000, 1000)):
 
 class LichessClock(unittest.TestCase):
     def test_minutes_plus_seconds(self):
-        self.assertEqual(strength.parse_lichess_tc("1+1"), (60000, 1000))
-        self.assertEqual(strength.parse_lichess_tc("3+2"), (180000, 2000))
-        self.assertEqual(strength.parse_lichess_tc("0.5+0"), (30000, 0))
+        self.assertEqual(runner.parse_lichess_tc("1+1"), (60000, 1000))
+        self.assertEqual(runner.parse_lichess_tc("3+2"), (180000, 2000))
+        self.assertEqual(runner.parse_lichess_tc("0.5+0"), (30000, 0))
 
     def test_malformed_controls_are_refused(self):
         for bad in ("1", "", "x+1", "1+y", "0+0", "-1+2"):
             with self.assertRaises(SystemExit, msg=bad):
-                strength.parse_lichess_tc(bad)
+                runner.parse_lichess_tc(bad)
 
 
 class Resume(unittest.TestCase):
@@ -48,13 +48,13 @@ class Resume(unittest.TestCase):
         for records in ([old], [game(0, True, "1-0", "3+2", (180000, 2000))]):
             path = self.write(records)
             with self.assertRaises(SystemExit) as e:
-                strength.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot", [], 400)
+                runner.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot", [], 400)
             self.assertIn("another time control", str(e.exception))
 
     def test_a_finished_match_resumes_without_playing(self):
         path = self.write([game(0, True, "1-0"), game(1, False, "1-0")])
-        done = strength.run_match("zhbot", "fsf:nodes=1", 2, "1+1", path, "zhbot", [], 400,
-                                  log=lambda *_: None)
+        done = runner.run_match("zhbot", "fsf:nodes=1", 2, "1+1", path, "zhbot", [], 400,
+                                log=lambda *_: None)
         self.assertEqual(len(done), 2)
 
     def test_a_truncated_or_foreign_line_stops_with_its_place(self):
@@ -65,7 +65,7 @@ class Resume(unittest.TestCase):
             with open(path, "a") as f:
                 f.write(bad + "\n")
             with self.assertRaises(SystemExit) as e:
-                strength.run_match("zhbot", "fsf:nodes=1", 4, "1+1", path, "zhbot", [], 400)
+                runner.run_match("zhbot", "fsf:nodes=1", 4, "1+1", path, "zhbot", [], 400)
             self.assertIn("%s:3: not a game record" % path, str(e.exception))
 
     def test_a_second_writer_is_refused(self):
@@ -74,11 +74,11 @@ class Resume(unittest.TestCase):
         with open(path, "a") as held:
             fcntl.flock(held, fcntl.LOCK_EX)
             with self.assertRaises(SystemExit) as e:
-                strength.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot", [], 400)
+                runner.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot", [], 400)
             self.assertIn("another match is writing", str(e.exception))
         # Once the first writer is gone, the finished match resumes.
-        self.assertEqual(len(strength.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot",
-                                                [], 400)), 1)
+        self.assertEqual(len(runner.run_match("zhbot", "fsf:nodes=1", 1, "1+1", path, "zhbot",
+                                              [], 400)), 1)
 
 
 FAKE_ENGINE = """#!%s
@@ -106,9 +106,9 @@ def fake_zhbot(test):
 
 def play_one_game(engine, out, a="zhbot"):
     """One game of `a` (played by `engine`) against the real Fairy-Stockfish."""
-    opening = strength.load_openings(strength.DEFAULT_OPENINGS)[0]
-    return strength.run_match(a, "fsf:nodes=1", 1, "0.1+0.1", out, engine, [opening], 400,
-                              log=lambda *_: None)
+    opening = runner.load_openings(runner.DEFAULT_OPENINGS)[0]
+    return runner.run_match(a, "fsf:nodes=1", 1, "0.1+0.1", out, engine, [opening], 400,
+                            log=lambda *_: None)
 
 
 class ZhbotSpec(unittest.TestCase):
@@ -140,7 +140,7 @@ class IllegalMove(unittest.TestCase):
         # Warnings are kept whether or not the game ends in a failure; plain info is not.
         self.assertEqual(done[0]["warnings"],
                          {"zhbot": ["info string WARNING: the kept search tree does not match"]})
-        self.assertEqual(strength.summarize(done, "zhbot")[5]["illegal move"], 1)
+        self.assertEqual(stats.summarize(done, "zhbot")[5]["illegal move"], 1)
 
 
 class Concurrency(unittest.TestCase):
@@ -149,14 +149,14 @@ class Concurrency(unittest.TestCase):
         # finished one: resuming plays exactly the missing games, each with its colours and
         # opening fixed by its number, so the match stays colour-balanced.
         engine, out = fake_zhbot(self)
-        openings = strength.load_openings(strength.DEFAULT_OPENINGS)[:3]
+        openings = runner.load_openings(runner.DEFAULT_OPENINGS)[:3]
         with open(out, "w") as f:
             for g in (0, 2):
                 record = game(g, g % 2 == 0, "1-0", "0.1+0.1", (6000, 100))
                 record["opening"] = openings[g // 2]
                 f.write(json.dumps(record) + "\n")
-        done = strength.run_match("zhbot", "fsf:nodes=1", 6, "0.1+0.1", out, engine, openings,
-                                  400, log=lambda *_: None, concurrency=2)
+        done = runner.run_match("zhbot", "fsf:nodes=1", 6, "0.1+0.1", out, engine, openings,
+                                400, log=lambda *_: None, concurrency=2)
         self.assertEqual(sorted(r["game"] for r in done), list(range(6)))
         with open(out) as f:
             records = {r["game"]: r for r in map(json.loads, f)}
@@ -178,7 +178,7 @@ class Losses(unittest.TestCase):
     def lines(self, results):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            strength.print_losses(results, "zhbot")
+            losses.print_losses(results, "zhbot")
         return out.getvalue().splitlines()
 
     def test_each_lost_mate_says_when_zhbot_first_reported_it(self):
@@ -199,11 +199,29 @@ class Losses(unittest.TestCase):
         r = dict(game(1, True, "0-1"), plies=34,
                  scores={"zhbot": [[20, "cp -400"], [22, "cp 15"], [26, "cp -350"],
                                    [28, "cp 0"], [30, "mate -2"], [32, "mate -1"]]})
-        self.assertEqual(strength.lost_since(r, "zhbot"), 8)
+        self.assertEqual(losses.lost_since(r, "zhbot"), 8)
         self.assertIn("first reported 4 plies before the end, its score at -300 cp or below "
                       "from 8 plies before", self.lines([r])[0])
-        self.assertIsNone(strength.lost_since(dict(r, scores={"zhbot": [[20, "cp 50"]]}),
-                                              "zhbot"))
+        self.assertIsNone(losses.lost_since(dict(r, scores={"zhbot": [[20, "cp 50"]]}),
+                                            "zhbot"))
+
+
+class JudgementLag(unittest.TestCase):
+    def test_the_judge_scores_the_losers_positions_and_the_lag_is_its_score_behind(self):
+        # zhbot has Black, the lone king against king and rook (Black moves first): the real
+        # Fairy-Stockfish at depth 8 scores both of zhbot's positions (plies 0 and 2) lost for
+        # it, while zhbot's own score went lost only at ply 2: a lag of 2 plies.
+        r = dict(game(1, False, "1-0"), reason="time forfeit: zhbot", plies=4,
+                 opening="8/8/8/4k3/8/8/8/K6R[] b - - 0 1", moves="e5d4 h1h5 d4c3 a1b1",
+                 scores={"zhbot": [[0, "cp -100"], [2, "cp -500"]]})
+        won = dict(game(2, True, "1-0"), plies=30)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            losses.print_losses([r, won], "zhbot", judge_depth=8)
+        lines = out.getvalue().splitlines()
+        self.assertIn("the judge saw it lost from ply 0, zhbot from ply 2: lag 2 plies", lines[0])
+        self.assertEqual(lines[2], "judgement lag (judge: Fairy-Stockfish depth 8): median 2 "
+                         "plies over 1 losses")
 
 
 class Report(unittest.TestCase):
@@ -225,7 +243,7 @@ class Report(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         # By name, skill=10 would come before skill=3 and the nodes rungs after "confirm-".
         for opponent in ("fsf:skill=10", "fsf:skill=3", "fsf:nodes=1000", "fsf:nodes=100"):
-            with open(os.path.join(tmp.name, strength.file_name(opponent)), "w") as f:
+            with open(os.path.join(tmp.name, runner.file_name(opponent)), "w") as f:
                 # zhbot is white in games 0 and 2: it loses game 0 and wins the others, 75%.
                 for n, result in enumerate(("0-1", "0-1", "1-0", "0-1")):
                     record = game(n, n % 2 == 0, result)
@@ -233,7 +251,7 @@ class Report(unittest.TestCase):
                     f.write(json.dumps(record) + "\n")
         os.rename(os.path.join(tmp.name, "fsf_nodes100.jsonl"),
                   os.path.join(tmp.name, "confirm-fsf_nodes100.jsonl"))
-        order = [b for b, _ in strength.report(tmp.name, "zhbot")]
+        order = [b for b, _ in ladder.report(tmp.name, "zhbot")]
         self.assertEqual(order, ["fsf:nodes=1000", "fsf:skill=3", "fsf:skill=10", "fsf:nodes=100"])
         out = run_tool("tools.measure.strength", "report", "--dir", tmp.name, "--markdown").stdout
         rows = out.splitlines()
@@ -245,7 +263,7 @@ class Report(unittest.TestCase):
 class Score(unittest.TestCase):
     def test_score_and_interval_from_a_side(self):
         # zhbot wins as white and loses as black: 50%, Elo 0, interval around it.
-        n, score, elo, low, high, fails = strength.summarize(
+        n, score, elo, low, high, fails = stats.summarize(
             [game(0, True, "1-0"), game(1, False, "1-0")], "zhbot")
         self.assertEqual((n, score), (2, 0.5))
         self.assertAlmostEqual(elo, 0.0)
@@ -255,8 +273,8 @@ class Score(unittest.TestCase):
 
     def test_a_match_names_the_measured_side_before_its_score(self):
         # zhbot wins both games: the 100 % is zhbot's, so zhbot comes first, then its opponent.
-        line = strength.describe_match([game(0, True, "1-0"), game(1, False, "0-1")], "zhbot",
-                                       "fsf:nodes=1")
+        line = report.describe_match([game(0, True, "1-0"), game(1, False, "0-1")], "zhbot",
+                                     "fsf:nodes=1")
         self.assertRegex(line, r"^zhbot against fsf:nodes=1 +2 games +100\.0%")
 
     def test_a_failure_is_charged_to_the_side_that_failed(self):
@@ -264,13 +282,13 @@ class Score(unittest.TestCase):
         # be counted as zhbot's, and the report must still show it.
         record = dict(game(0, True, "1-0"), black="zhbot:model=old.pt",
                       reason="illegal move: zhbot:model=old.pt played g8g7")
-        self.assertEqual(sum(strength.summarize([record], "zhbot")[5].values()), 0)
-        self.assertEqual(strength.summarize([record], "zhbot:model=old.pt")[5]["illegal move"],
+        self.assertEqual(sum(stats.summarize([record], "zhbot")[5].values()), 0)
+        self.assertEqual(stats.summarize([record], "zhbot:model=old.pt")[5]["illegal move"],
                          1)
-        self.assertIn("opponent: illegal 1", strength.describe([record], "zhbot",
-                                                               "zhbot:model=old.pt"))
+        self.assertIn("opponent: illegal 1", report.describe([record], "zhbot",
+                                                             "zhbot:model=old.pt"))
         self.assertIn("0 / 0 / 0 (opponent: 1 / 0 / 0)",
-                      strength.markdown_row([record], "zhbot", "zhbot:model=old.pt"))
+                      report.markdown_row([record], "zhbot", "zhbot:model=old.pt"))
         self.assertEqual(match.failure("crash: fsf:nodes=1 (exited)")[1], "fsf:nodes=1")
         self.assertEqual(match.failure("time forfeit: zhbot")[1], "zhbot")
 
@@ -278,10 +296,10 @@ class Score(unittest.TestCase):
         games = [dict(game(0, True, "1-0"), clock_ms={"w": 12000, "b": 3000}),
                  dict(game(1, False, "1-0"), clock_ms={"w": 40000, "b": 8000}),
                  dict(game(2, True, "0-1"), clock_ms={"w": 2000, "b": 50000})]
-        self.assertEqual(strength.clock_left(games, "zhbot"), (8.0, 2.0))
-        self.assertEqual(strength.clock_left(games, "fsf:nodes=1"), None)  # bounded by nodes
+        self.assertEqual(report.clock_left(games, "zhbot"), (8.0, 2.0))
+        self.assertEqual(report.clock_left(games, "fsf:nodes=1"), None)  # bounded by nodes
         self.assertIn("clock left at the end: median 8.0 s, least 2.0 s",
-                      strength.describe(games, "zhbot", "fsf:nodes=1"))
+                      report.describe(games, "zhbot", "fsf:nodes=1"))
 
     def test_the_time_by_phase_counts_the_sides_own_moves(self):
         # zhbot is White in game 0 (plies 0, 2, ...) and Black in game 1 (plies 1, 3, ...).
@@ -289,11 +307,11 @@ class Score(unittest.TestCase):
         black = [9000 if i % 2 == 0 else 3000 for i in range(24)]
         games = [dict(game(0, True, "1-0"), move_ms=white),
                  dict(game(1, False, "1-0"), move_ms=black)]
-        self.assertEqual(strength.time_by_phase(games, "zhbot"), [2.0, 2.0, None, None])
-        self.assertEqual(strength.time_by_phase(games, "fsf:nodes=1"), None)  # bounded
-        self.assertEqual(strength.time_by_phase([game(0, True, "1-0")], "zhbot"), None)
+        self.assertEqual(report.time_by_phase(games, "zhbot"), [2.0, 2.0, None, None])
+        self.assertEqual(report.time_by_phase(games, "fsf:nodes=1"), None)  # bounded
+        self.assertEqual(report.time_by_phase([game(0, True, "1-0")], "zhbot"), None)
         self.assertIn("seconds a move, moves 1-10: 2.00, 11-20: 2.00, 21-30: -, 31+: -",
-                      strength.describe(games, "zhbot", "fsf:nodes=1"))
+                      report.describe(games, "zhbot", "fsf:nodes=1"))
 
     def test_black_moves_first_from_an_opening_with_black_to_move(self):
         # The same plies from an opening where Black moves first: zhbot as White now owns the
@@ -302,9 +320,9 @@ class Score(unittest.TestCase):
         plies = [1000 if i % 2 == 0 else 3000 for i in range(24)]
         games = [dict(game(0, True, "1-0"), move_ms=plies, opening=black_first),
                  dict(game(1, False, "1-0"), move_ms=plies, opening=black_first)]
-        self.assertEqual(strength.own_move_ms(games[0], "zhbot"), [3000] * 12)
-        self.assertEqual(strength.own_move_ms(games[1], "zhbot"), [1000] * 12)
-        self.assertEqual(strength.own_move_ms(dict(games[1], opening=None), "zhbot"),
+        self.assertEqual(report.own_move_ms(games[0], "zhbot"), [3000] * 12)
+        self.assertEqual(report.own_move_ms(games[1], "zhbot"), [1000] * 12)
+        self.assertEqual(report.own_move_ms(dict(games[1], opening=None), "zhbot"),
                          [3000] * 12)  # the start position: White first
 
     def test_the_clock_low_point_ignores_a_finish_played_at_once(self):
@@ -314,13 +332,13 @@ class Score(unittest.TestCase):
         plies = [x for ms in spent for x in (ms, 500)]
         games = [dict(game(0, True, "1-0"), move_ms=plies),
                  dict(game(1, True, "1-0"), move_ms=[2000, 0] * 3)]
-        self.assertEqual(strength.clock_low_point(games, "zhbot"), (39.0 + 56.0) / 2)
-        self.assertEqual(strength.clock_low_point(games, "fsf:nodes=1"), None)  # bounded
+        self.assertEqual(report.clock_low_point(games, "zhbot"), (39.0 + 56.0) / 2)
+        self.assertEqual(report.clock_low_point(games, "fsf:nodes=1"), None)  # bounded
         self.assertIn("its low point in a game: median 47.5 s",
-                      strength.describe(games, "zhbot", "fsf:nodes=1"))
+                      report.describe(games, "zhbot", "fsf:nodes=1"))
 
     def test_a_perfect_score_keeps_a_finite_lower_bound(self):
-        n, score, elo, low, high, _ = strength.summarize(
+        n, score, elo, low, high, _ = stats.summarize(
             [game(i, i % 2 == 0, "1-0" if i % 2 == 0 else "0-1") for i in range(20)], "zhbot")
         self.assertEqual(score, 1.0)
         self.assertGreater(low, 200)

@@ -13,7 +13,7 @@
 #   4. the TorchScript export, checked against zhbot's evaluator, and its int8 file
 #      (training/quantize.py), checked the same way;
 #   5. a colour-balanced match against the shipped network PREVIOUS at MATCH_TC, one core a
-#      side, refereed by Fairy-Stockfish (tools/measure/strength.py), MATCH_CONCURRENCY games at once
+#      side, refereed by Fairy-Stockfish (tools/measure/strength), MATCH_CONCURRENCY games at once
 #      (a game keeps one core busy: give each a core); first a gate of GATE_GAMES games at
 #      GATE_NODES nodes a move (minutes, not an hour), and no timed match when the new network
 #      scores under GATE_MIN there (zhbot-net-3 scored 41 % at 800 nodes; GATE_GAMES=0: no gate).

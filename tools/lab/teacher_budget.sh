@@ -13,7 +13,7 @@
 #      (TRAIN_STEPS, by default 1.5 passes over the smaller set: the regime of a network trained
 #      on the bulk data, which it sees about once);
 #   4. both on the test set (agreement with the stronger teacher), and a match between them at
-#      equal nodes a move, refereed by Fairy-Stockfish (tools/measure/strength.py).
+#      equal nodes a move, refereed by Fairy-Stockfish (tools/measure/strength).
 # Everything lives in the lab (tools/lab/lab.sh); each step leaves a marker and is skipped when run
 # again, so an interrupted run resumes (a data set cut off mid-way is made again from its seed).
 # The 3 000 against 30 000 question (docs/history/models-log.md) ran an earlier form of this script, with

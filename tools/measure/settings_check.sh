@@ -5,7 +5,7 @@
 #      each setting of SETTINGS: a guard, since one changed setting seldom moves a suite by
 #      more than its noise;
 #   2. a colour-balanced match of each setting against the defaults at MATCH_NODES a move,
-#      MATCH_GAMES games, refereed by Fairy-Stockfish (tools/measure/strength.py): what decides.
+#      MATCH_GAMES games, refereed by Fairy-Stockfish (tools/measure/strength): what decides.
 # Fixed nodes make both repeatable on any machine and let them run beside other work. They do
 # not see speed: batch_size and virtual_loss also change the nodes a second, so a gain of
 # theirs at fixed nodes still needs a timed match (tools/measure/quiet.sh) to count. Results
