@@ -30,7 +30,10 @@ struct Search::Leaf {
 
 // One mini-batch of leaves on its way through the evaluator.
 struct Search::Batch {
-  std::vector<Node*> paths;  // the paths of the queued leaves, back to back
+  std::vector<Node*> paths;  // the paths of the queued leaves, back to back (the tree)
+  // The graph's: the nodes of each path and the edges into them (none into the root).
+  std::vector<GraphNode*> graph_nodes;
+  std::vector<GraphEdge*> graph_edges;
   std::vector<std::uint64_t> keys;
   std::vector<Leaf> leaves;
   std::vector<EvalInput> inputs;
@@ -41,10 +44,34 @@ struct Search::Batch {
   int to_evaluate = 0;
   std::future<void> done;    // an evaluation started with evaluate_async()
   std::exception_ptr error;  // a failure of the evaluation or of building the blocks
+
+  // Queues `leaf` for the evaluator with its position; returns its index.
+  int push_leaf(const Leaf& leaf, const Position& pos) {
+    const int k = int(leaves.size());
+    leaves.push_back(leaf);
+    if (int(inputs.size()) <= k) {
+      inputs.resize(k + 1);
+      outputs.resize(k + 1);
+      blocks.resize(k + 1);
+      mates.resize(k + 1);
+    }
+    inputs[k].position = pos;
+    inputs[k].repetitions = 0;  // a repetition below the root is a draw, never evaluated
+    return k;
+  }
+  void clear() {
+    leaves.clear();
+    paths.clear();
+    graph_nodes.clear();
+    graph_edges.clear();
+    keys.clear();
+  }
 };
 
 struct Search::Worker {
   std::vector<Node*> path;               // the current descent
+  std::vector<GraphNode*> graph_nodes;   // ...in the graph: its nodes
+  std::vector<GraphEdge*> graph_edges;   // ...and the edge into each (none into the root)
   std::vector<std::uint64_t> path_keys;  // keys below the root on the current descent
   Position pos;
   MateSearch mate;
