@@ -2,7 +2,7 @@
 // Monte-Carlo tree search as in the CrazyAra paper: PUCT selection (eqs. 3, 10, 11), Q init
 // -1, virtual loss, several worker threads that each collect a mini-batch of leaves for one
 // shared evaluator, exact terminal values, an MCTS solver, transposition of network
-// evaluations, and tree reuse between moves.
+// evaluations, tree reuse between moves; params.graph makes it a graph (graph.h).
 //
 // Repetitions: a position that already occurred in the game or earlier on the search path is
 // scored as a draw (and is a proven draw for the solver). That is the usual engine practice:
@@ -22,7 +22,7 @@
 // Files: search.cpp selects, expands (with the leaf mate search) and backs up;
 // search_workers.cpp is the worker pool and its batches; search_tree.cpp the tree's memory,
 // reuse (set_game) and audit; search_prover.cpp the root prover's hooks; search_snapshot.cpp
-// the reports; solver.h proves nodes from their children.
+// the reports; search_graph.cpp the graph's side of them; solver.h the solver.
 
 #include <atomic>
 #include <condition_variable>

@@ -2,7 +2,7 @@
 // Search's private types and helpers, shared by the .cpp files the search is split across
 // (search.cpp: selection, expansion, backup; search_workers.cpp: the worker pool and the
 // batches; search_tree.cpp: the tree's memory and reuse; search_prover.cpp: the root prover's
-// hooks; search_snapshot.cpp: the reports).
+// hooks; search_snapshot.cpp: the reports; search_graph.cpp: the graph).
 // Only those files include it.
 
 #include <cstdint>
