@@ -14,6 +14,7 @@ void add_nnbench_command(CLI::App& app);
 void add_uci_command(CLI::App& app);
 void add_analyse_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_graph_bench_command(CLI::App& app);
 void add_datagen_command(CLI::App& app);
 void add_nneval_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);

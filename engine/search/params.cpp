@@ -35,6 +35,10 @@ const OptionTable<SearchParams> kOptions{
          "with fpu_relative: how far below the parent's Q an unvisited child starts"},
         {"virtual_loss", &SearchParams::virtual_loss, Int{3, 0, 1000},
          "losses charged to a path while its leaf is pending"},
+        {"virtual_visit_threshold", &SearchParams::virtual_visit_threshold, Int{0, 0, 1 << 30},
+         "a pending playout through a child with fewer visits than this counts as a visit at the "
+         "child's own Q (a virtual visit, CrazyAra's rule with 1000) instead of virtual_loss "
+         "losses; 0 = virtual loss everywhere"},
         {"dirichlet_noise", &SearchParams::dirichlet_noise, Bool{false},
          "add Dirichlet noise to the root priors (training)"},
         {"dirichlet_epsilon", &SearchParams::dirichlet_epsilon, Float{0.25, 0, 1},
@@ -61,6 +65,9 @@ const OptionTable<SearchParams> kOptions{
          "propagate proven wins, losses and draws up the tree"},
         {"transpositions", &SearchParams::transpositions, Bool{true},
          "share network evaluations between transposed positions (paper 9.2.5)"},
+        {"graph", &SearchParams::graph, Bool{false},
+         "Monte-Carlo graph search: one node per position (with the counters the network sees), "
+         "shared by every move order that reaches it, instead of a tree (docs/search-formulas.md)"},
         {"reuse_tree", &SearchParams::reuse_tree, Bool{true},
          "keep the subtree of the moves played between searches"},
         {"q_factor", &SearchParams::q_factor, Float{0.7, 0, 1},

@@ -24,6 +24,7 @@ struct SearchParams {
   bool fpu_relative;  // ...or the parent's Q less fpu_reduction * sqrt(visited prior)
   double fpu_reduction;
   int virtual_loss;
+  int virtual_visit_threshold;  // below it a pending playout is a virtual visit, not a loss
   // Root Dirichlet noise
   bool dirichlet_noise;
   double dirichlet_epsilon;
@@ -40,6 +41,7 @@ struct SearchParams {
   int root_mate_plies;
   bool mcts_solver;
   bool transpositions;
+  bool graph;  // Monte-Carlo graph search (graph.h) instead of a tree
   bool reuse_tree;
   // Final move choice, eqs. (5)-(7)
   double q_factor;

@@ -92,25 +92,33 @@ void Search::revert(Node* const* path, int length) {
   for (int i = 0; i < length; ++i) path[i]->remove_in_flight();
 }
 
-double Search::first_play_value(Node* node) const {
+template <class N>
+double Search::first_play_value(const N* node) const {
   if (!params_.fpu_relative || node->visits() == 0) return params_.q_init;
   const Edge* edges = node->block()->edges();
   double visited_prior = 0;  // children exist once selected, pending ones included
-  for (Node* c = node->first_child(); c; c = c->next_sibling())
+  for (auto* c = node->first_child(); c; c = c->next_sibling())
     visited_prior += edges[c->edge_index()].get_prior();
   // A node's q is for the player who moved into it; its children are chosen by the other.
   return formulas::relative_first_play_value(-double(node->q()), visited_prior,
                                              params_.fpu_reduction);
 }
 
-int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
+bool Search::virtual_visit(std::uint32_t visits) const {
+  // Below virtual_visit_threshold visits a pending playout is a visit whose value is left
+  // alone (CrazyAra's virtual visit), above it virtual_loss losses.
+  return visits < std::uint32_t(params_.virtual_visit_threshold);
+}
+
+template <class N, class C>
+int Search::select_child(const N* node, C** out_child, C** out_prev) const {
   const EvalBlock* block = node->block();
   const Edge* edges = block->edges();
   const int num = block->num_edges;
-  const double vl = params_.virtual_loss;
   const double n_parent = node->visits();
+  const double pending = virtual_visit(node->visits()) ? 1.0 : double(params_.virtual_loss);
   const double sum_children =
-      std::max(0.0, n_parent - 1.0 + vl * (double(node->in_flight()) - 1.0));
+      std::max(0.0, n_parent - 1.0 + pending * (double(node->in_flight()) - 1.0));
   const double sqrt_n = std::sqrt(sum_children);
   const double cpuct = formulas::cpuct(n_parent, params_.cpuct_init, params_.cpuct_base);
   const double u_div = formulas::u_divisor(n_parent, params_.u_min, params_.u_init, params_.u_base);
@@ -118,14 +126,14 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
 
   double best_score = -1e30;
   int best = -1;
-  Node* best_child = nullptr;
-  Node* best_prev = nullptr;
+  C* best_child = nullptr;
+  C* best_prev = nullptr;
   int next_unvisited = 0;
   bool unvisited_done = false;
-  Node* prev = nullptr;
+  C* prev = nullptr;
 
   const double first_play = first_play_value(node);
-  auto consider_unvisited = [&](int idx, Node* after) {
+  auto consider_unvisited = [&](int idx, C* after) {
     const double score = first_play + c_sqrt * edges[idx].get_prior() / u_div;
     if (score > best_score) {
       best_score = score;
@@ -135,7 +143,7 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
     }
   };
 
-  for (Node* c = node->first_child(); c; prev = c, c = c->next_sibling()) {
+  for (C* c = node->first_child(); c; prev = c, c = c->next_sibling()) {
     const int idx = c->edge_index();
     if (!unvisited_done && next_unvisited < idx) {
       consider_unvisited(next_unvisited, prev);
@@ -152,12 +160,19 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
         break;
       default: {
         const double inflight = c->in_flight();
-        const double n_eff = c->visits() + vl * inflight;
+        // A virtual loss counts each pending playout as a lost visit; a virtual visit as a
+        // visit at the child's own Q (so only U shrinks).
+        const bool visit_only = virtual_visit(c->visits());
+        const double losses = visit_only ? 0.0 : params_.virtual_loss;
+        const double n_eff = c->visits() + (visit_only ? 1.0 : losses) * inflight;
         double q;
         if (c->proof() == Proof::kDraw)
           q = 0;
-        else if (n_eff > 0)
-          q = (double(c->q()) * c->visits() - vl * inflight) / n_eff;
+        else if (c->visits() > 0)
+          q = (double(c->q()) * c->visits() - losses * inflight) /
+              (c->visits() + losses * inflight);
+        else if (n_eff > 0 && losses > 0)
+          q = -1;  // pending only, under virtual loss
         else
           q = first_play;
         score = q + c_sqrt * edges[idx].get_prior() / (u_div + n_eff);
@@ -175,6 +190,9 @@ int Search::select_child(Node* node, Node** out_child, Node** out_prev) const {
   *out_prev = best_prev;
   return best;
 }
+
+template int Search::select_child(const Node*, Node**, Node**) const;
+template int Search::select_child(const GraphNode*, GraphEdge**, GraphEdge**) const;
 
 Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
   if (root_->proof() != Proof::kNone || !root_->expanded()) return Pick::kStop;
@@ -206,20 +224,11 @@ Search::Pick Search::pick_leaf(Worker& w, Batch& b) {
           return Pick::kDone;
         }
       }
-      const int k = int(b.leaves.size());
-      b.leaves.push_back({int(b.paths.size()), int(w.path.size()), int(b.keys.size()),
-                          int(w.path_keys.size()), key});
+      b.push_leaf({int(b.paths.size()), int(w.path.size()), int(b.keys.size()),
+                   int(w.path_keys.size()), key},
+                  w.pos, w.last_moves);
       b.paths.insert(b.paths.end(), w.path.begin(), w.path.end());
       b.keys.insert(b.keys.end(), w.path_keys.begin(), w.path_keys.end());
-      if (int(b.inputs.size()) <= k) {
-        b.inputs.resize(k + 1);
-        b.outputs.resize(k + 1);
-        b.blocks.resize(k + 1);
-        b.mates.resize(k + 1);
-      }
-      b.inputs[k].position = w.pos;
-      b.inputs[k].repetitions = 0;  // a repetition below the root is a terminal draw
-      b.inputs[k].last_moves = w.last_moves;
       ++pending_;
       return Pick::kEvaluate;
     }
@@ -284,6 +293,9 @@ void Search::prove_leaves(Worker& w, Batch& b) {
     w.earlier.insert(w.earlier.end(), b.keys.begin() + leaf.keys_begin,
                      b.keys.begin() + leaf.keys_begin + std::max(0, leaf.keys_length - 1));
     b.mates[i] = w.mate.find(b.inputs[i].position, limits, w.earlier);
+    // The graph stores a proof on a node every path shares: one that needed this path's
+    // repetitions is dropped, and the network evaluates the leaf instead.
+    if (graph_ && b.mates[i].uses_history) b.mates[i] = MateProof{};
   }
   for (int i = 0; i < b.to_evaluate;) {
     if (!b.mates[i].found()) {
@@ -298,7 +310,7 @@ void Search::prove_leaves(Worker& w, Batch& b) {
 }
 
 void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
-  if (root_->expanded()) return;
+  if (root_expanded_locked()) return;
   EvalInput input{root_pos_, game_.repetitions(), last_moves_of(game_.moves())};
   Evaluation out;
   const ExpansionOptions exp_opts = expansion_options(params_);
@@ -334,6 +346,10 @@ void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
   }
   ++evaluations_;
   block_bytes_ += block->bytes();
+  if (graph_) {
+    expand_root_graph(block);
+    return;
+  }
   expand(root_, block, root_pos_, nullptr);
   // The root's visit: its own evaluation.
   root_->add_visit(-(root_->proof() != Proof::kNone ? root_->proof_value() : block->value));
@@ -341,7 +357,7 @@ void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 void Search::apply_root_noise() {
-  EvalBlock* old = root_->block();
+  EvalBlock* old = graph_ ? groot_->block() : root_->block();
   const int n = old->num_edges;
   if (n < 2) return;
   EvalBlock* b = old->clone();
@@ -366,6 +382,10 @@ void Search::apply_root_noise() {
     b->edges()[i].prior = float_to_half(priors[order[i]]);
   }
   if (old->mate_edge >= 0) b->mate_edge = std::int16_t(new_index[old->mate_edge]);
+  if (graph_) {
+    apply_root_noise_graph(b, new_index);
+    return;
+  }
   std::vector<Node*> children;
   for (Node* c = root_->first_child(); c; c = c->next_sibling()) children.push_back(c);
   for (Node* c : children) c->set_edge_index(std::uint16_t(new_index[c->edge_index()]));

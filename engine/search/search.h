@@ -2,7 +2,7 @@
 // Monte-Carlo tree search as in the CrazyAra paper: PUCT selection (eqs. 3, 10, 11), Q init
 // -1, virtual loss, several worker threads that each collect a mini-batch of leaves for one
 // shared evaluator, exact terminal values, an MCTS solver, transposition of network
-// evaluations, and tree reuse between moves.
+// evaluations, tree reuse between moves; params.graph makes it a graph (graph.h).
 //
 // Repetitions: a position that already occurred in the game or earlier on the search path is
 // scored as a draw (and is a proven draw for the solver). That is the usual engine practice:
@@ -22,7 +22,7 @@
 // Files: search.cpp selects, expands (with the leaf mate search) and backs up;
 // search_workers.cpp is the worker pool and its batches; search_tree.cpp the tree's memory,
 // reuse (set_game) and audit; search_prover.cpp the root prover's hooks; search_snapshot.cpp
-// the reports; solver.h proves nodes from their children.
+// the reports; search_graph.cpp the graph's side of them; solver.h the solver.
 
 #include <atomic>
 #include <condition_variable>
@@ -38,6 +38,7 @@
 #include "engine/chess/game.h"
 #include "engine/nn/evaluator.h"
 #include "engine/search/eval_cache.h"
+#include "engine/search/graph.h"
 #include "engine/search/move_choice.h"
 #include "engine/search/node.h"
 #include "engine/search/params.h"
@@ -55,14 +56,34 @@ struct NodeLimits {
 enum class StopReason { kNone, kRequested, kPlayouts, kSolved, kTreeNodes, kMemory, kError };
 const char* to_string(StopReason r);
 
-// The tree's bookkeeping between searches, for tests: what every finished search must leave.
+// The tree's (or graph's) bookkeeping between searches, for tests: what every finished search
+// must leave.
 struct TreeAudit {
   std::int64_t nodes = 0;
-  std::int64_t in_flight = 0;  // virtual loss still charged (sum over the nodes): must be 0
+  std::int64_t edges = 0;      // graph only: the moves tried
+  std::int64_t in_flight = 0;  // virtual loss still charged (sum over nodes, edges): must be 0
   // Expanded, unproven nodes whose visits are not one (their own evaluation) plus their
-  // children's: a backup lost or counted twice. Must be 0.
+  // children's (the graph: their edges'): a backup lost or counted twice. Must be 0.
   std::int64_t visit_mismatches = 0;
   std::int64_t pending = 0;  // leaves still counted at the evaluator: must be 0
+  // Graph only, must be 0: nodes whose reference count is not the number of edges (and the
+  // root) that point at them, and nodes in the table that cannot be reached from the root
+  // (memory the garbage collection lost).
+  std::int64_t ref_mismatches = 0;
+  std::int64_t unreachable = 0;
+  std::int64_t shared = 0;  // graph only: nodes with more than one edge into them
+};
+
+// What the search holds at the end of a line of moves from the root, for tests.
+struct LineStats {
+  bool found = false;             // every move of the line was tried
+  std::uint32_t edge_visits = 0;  // the last move's visits (the tree: its node's)
+  float edge_q = 0;               // ...and Q, for the side that played it
+  bool repeated = false;          // the graph: the last move was scored as a repetition
+  const void* node = nullptr;     // the node reached (none yet: nullptr); transposed lines of
+                                  // the graph reach the same one
+  std::uint32_t node_visits = 0;
+  Proof proof = Proof::kNone;  // the node's
 };
 
 struct SearchSnapshot {
@@ -127,6 +148,7 @@ class Search {
   SearchSnapshot snapshot() const;
   // Walks the whole tree (no search running): for tests.
   TreeAudit audit_tree() const;
+  LineStats line_stats(const std::vector<Move>& moves) const;
 
   // Seeds noise and move sampling (0 = from std::random_device).
   void seed(std::uint64_t seed);
@@ -142,8 +164,12 @@ class Search {
   // search.cpp: selection, expansion, backup, the root's evaluation and noise.
   Pick pick_leaf(Worker& w, Batch& b);
   // The Q an unvisited child of `node` starts with: q_init, or relative to the node (fpu_relative).
-  double first_play_value(Node* node) const;
-  int select_child(Node* node, Node** child, Node** prev) const;
+  // N is Node (the tree) or GraphNode, C its children (Node or GraphEdge).
+  template <class N>
+  double first_play_value(const N* node) const;
+  bool virtual_visit(std::uint32_t visits) const;
+  template <class N, class C>
+  int select_child(const N* node, C** child, C** prev) const;
   void backup(Node* const* path, int length, float value);
   void revert(Node* const* path, int length);
   void integrate(Batch& b, int leaf_index);
@@ -177,6 +203,36 @@ class Search {
   Node* root_child_locked(Move move);  // found or made
   // search_snapshot.cpp
   void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
+  // Appends a mate search's line to a PV that ends in a node proven `win` (or lost) in `plies`
+  // that the search never expanded.
+  void append_mate_line(bool win, int plies, std::vector<Move>& pv) const;
+  // search_graph.cpp: the graph's side of all of the above.
+  Pick pick_leaf_graph(Worker& w, Batch& b);
+  void backup_graph(GraphNode* const* nodes, GraphEdge* const* edges, int length, float value);
+  void revert_graph(GraphNode* const* nodes, GraphEdge* const* edges, int length);
+  void integrate_graph(Batch& b, int leaf_index);
+  void expand_graph(GraphNode* node, EvalBlock* block, const Position& pos);
+  GraphNode* graph_node_locked(std::uint64_t key);  // found or made, not yet referenced
+  void release_graph_node(GraphNode* node);         // drops a reference; garbage at zero
+  void free_graph_garbage_locked(std::size_t max_nodes);
+  void clear_graph_locked();
+  GraphNode* reuse_graph_locked(const Game& game);
+  void mark_root_repetitions_graph();
+  void use_structure_locked(bool graph);      // frees the other one when the option changed
+  void free_all_locked();                     // the tree, the graph, the cache
+  void make_root_locked();                    // a fresh root for root_pos_
+  bool extends_game(const Game& game) const;  // whether `game` continues the last one
+  std::uint32_t set_game_graph_locked(const Game& game);
+  void expand_root_graph(EvalBlock* block);
+  void apply_root_noise_graph(EvalBlock* noisy, const std::vector<int>& new_index);
+  TreeAudit audit_graph() const;
+  void snapshot_graph(SearchSnapshot& s) const;
+  void fill_pv_graph(const GraphNode* from, int first_edge, std::vector<Move>& pv) const;
+  std::vector<Move> prover_candidates_graph();
+  GraphNode* root_child_graph_locked(Move move);  // its node, found or made
+  // The root's proof, whichever structure holds it.
+  Proof root_proof_locked() const;
+  bool root_expanded_locked() const;
 
   std::shared_ptr<Evaluator> evaluator_;
   mutable std::mutex mutex_;  // guards the tree, the cache and every counter below
@@ -222,6 +278,15 @@ class Search {
   int busy_ = 0;
   bool quit_ = false;
   std::vector<std::unique_ptr<Worker>> worker_state_;  // one per thread, reused
+
+  // The graph (params.graph): its root, its nodes by key, the nodes whose last reference went
+  // (freed a little per batch, as garbage_), and its counters. graph_ says which structure
+  // holds the search now; a change of the option starts afresh.
+  bool graph_ = false;
+  GraphNode* groot_ = nullptr;
+  GraphTable table_;
+  std::vector<GraphNode*> graph_garbage_;
+  std::int64_t graph_edges_ = 0;
   std::vector<std::thread> threads_;
   std::unique_ptr<RootProver> prover_;  // made by the first search that uses it
 };

@@ -15,7 +15,7 @@
 namespace zh {
 
 void Search::start_prover_locked() {
-  if (params_.root_mate_share <= 0 || root_->proof() != Proof::kNone) return;
+  if (params_.root_mate_share <= 0 || root_proof_locked() != Proof::kNone) return;
   if (!prover_) prover_ = std::make_unique<RootProver>();
   RootProverParams p;
   p.share = params_.root_mate_share;
@@ -35,6 +35,7 @@ void Search::start_prover_locked() {
 std::vector<Move> Search::prover_candidates() {
   constexpr int kCandidates = 3;
   std::lock_guard lock(mutex_);
+  if (graph_) return prover_candidates_graph();
   std::vector<std::pair<std::uint32_t, int>> order;  // (visits, edge)
   const EvalBlock* b = root_->block();
   Node* c = root_->first_child();
@@ -73,22 +74,36 @@ Node* Search::root_child_locked(Move move) {
 // search ends with that move.
 void Search::prover_mate_found(Move move, int plies) {
   std::lock_guard lock(mutex_);
-  if (stop_.load(std::memory_order_relaxed) || root_->proof() != Proof::kNone) return;
-  Node* child = root_child_locked(move);
-  if (!child || child->proof() != Proof::kNone) return;
-  child->set_proof(Proof::kLoss, plies - 1);
-  if (params_.mcts_solver) try_prove(root_);
+  if (stop_.load(std::memory_order_relaxed) || root_proof_locked() != Proof::kNone) return;
+  if (graph_) {
+    GraphNode* child = root_child_graph_locked(move);
+    if (!child || child->proof() != Proof::kNone) return;
+    child->set_proof(Proof::kLoss, plies - 1);
+    if (params_.mcts_solver) try_prove(groot_);
+  } else {
+    Node* child = root_child_locked(move);
+    if (!child || child->proof() != Proof::kNone) return;
+    child->set_proof(Proof::kLoss, plies - 1);
+    if (params_.mcts_solver) try_prove(root_);
+  }
   check_limits_locked();
 }
 
 // The opponent mates after `move`: a proven loss, never chosen while another move exists.
 void Search::prover_move_refuted(Move move, int plies) {
   std::lock_guard lock(mutex_);
-  if (stop_.load(std::memory_order_relaxed) || root_->proof() != Proof::kNone) return;
-  Node* child = root_child_locked(move);
-  if (!child || child->proof() != Proof::kNone) return;
-  child->set_proof(Proof::kWin, plies);
-  if (params_.mcts_solver) try_prove(root_);
+  if (stop_.load(std::memory_order_relaxed) || root_proof_locked() != Proof::kNone) return;
+  if (graph_) {
+    GraphNode* child = root_child_graph_locked(move);
+    if (!child || child->proof() != Proof::kNone) return;
+    child->set_proof(Proof::kWin, plies);
+    if (params_.mcts_solver) try_prove(groot_);
+  } else {
+    Node* child = root_child_locked(move);
+    if (!child || child->proof() != Proof::kNone) return;
+    child->set_proof(Proof::kWin, plies);
+    if (params_.mcts_solver) try_prove(root_);
+  }
   check_limits_locked();
 }
 

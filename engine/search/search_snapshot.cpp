@@ -2,6 +2,7 @@
 // their statistics, the chosen move, its principal variation, the counters).
 #include <cstddef>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "engine/search/mate_search.h"
@@ -31,13 +32,16 @@ void Search::fill_pv(Node* node, int first_edge, std::vector<Move>& pv) const {
   // A mate proven by a mate search ends in a node the tree never searched below: the line on
   // from there comes from the mate search, so the PV (and the ponder move) show the mate.
   if (cur && (cur->proof() == Proof::kWin || cur->proof() == Proof::kLoss) &&
-      cur->proof_plies() > 0 && !cur->expanded() && pv.size() < 128) {
-    Position pos = root_pos_;
-    for (const Move m : pv) pos.do_move(m);
-    MateSearch mate;
-    for (const Move m : mate.line(pos, cur->proof_plies(), cur->proof() == Proof::kWin))
-      pv.push_back(m);
-  }
+      cur->proof_plies() > 0 && !cur->expanded())
+    append_mate_line(cur->proof() == Proof::kWin, cur->proof_plies(), pv);
+}
+
+void Search::append_mate_line(bool win, int plies, std::vector<Move>& pv) const {
+  if (pv.size() >= 128) return;
+  Position pos = root_pos_;
+  for (const Move m : pv) pos.do_move(m);
+  MateSearch mate;
+  for (const Move m : mate.line(pos, plies, win)) pv.push_back(m);
 }
 
 SearchSnapshot Search::snapshot() const {
@@ -52,7 +56,11 @@ SearchSnapshot Search::snapshot() const {
   s.memory_cap_bytes = std::size_t(params_.max_memory_mb) << 20;
   s.reason = reason_;
   s.error = error_;
-  if (!root_ || !root_->expanded()) return s;
+  if (!root_expanded_locked()) return s;
+  if (graph_) {
+    snapshot_graph(s);
+    return s;
+  }
   s.root_expanded = true;
   s.root_visits = root_->visits();
   // A node's Q is for the side that moved into it; the root's side to move sees its negation.
@@ -93,6 +101,60 @@ SearchSnapshot Search::snapshot() const {
   }
   s.best = choose_move(s.children, s.root_visits, params_.move_choice());
   if (s.best >= 0) fill_pv(root_, s.best, s.pv);
+  return s;
+}
+
+namespace {
+
+// The child for `move` of an expanded node (a Node or a GraphNode), or nullptr.
+template <class N>
+auto* child_for(const N* node, Move move) {
+  using Child = std::remove_pointer_t<decltype(node->first_child())>;
+  if (!node || !node->expanded()) return static_cast<Child*>(nullptr);
+  const EvalBlock* b = node->block();
+  for (int e = 0; e < b->num_edges; ++e)
+    if (b->edges()[e].move == move.raw()) return node->find_child(std::uint16_t(e));
+  return static_cast<Child*>(nullptr);
+}
+
+}  // namespace
+
+LineStats Search::line_stats(const std::vector<Move>& moves) const {
+  std::lock_guard lock(mutex_);
+  LineStats s;
+  if (graph_) {
+    const GraphNode* node = groot_;
+    const GraphEdge* edge = nullptr;
+    for (const Move m : moves) {
+      edge = child_for(node, m);
+      if (!edge) return s;
+      node = edge->child();
+    }
+    s.found = true;
+    if (edge) {
+      s.edge_visits = edge->visits();
+      s.edge_q = edge->q();
+      s.repeated = edge->repeated();
+    }
+    s.node = node;
+    if (node) {
+      s.node_visits = node->visits();
+      s.proof = node->proof();
+    }
+    return s;
+  }
+  const Node* node = root_;
+  for (const Move m : moves) {
+    node = child_for(node, m);
+    if (!node) return s;
+  }
+  s.found = true;
+  s.node = node;
+  if (node) {
+    s.edge_visits = s.node_visits = node->visits();
+    s.edge_q = node->q();
+    s.proof = node->proof();
+  }
   return s;
 }
 

@@ -21,11 +21,40 @@ void Search::set_evaluator(std::shared_ptr<Evaluator> evaluator) {
   std::lock_guard lock(mutex_);
   evaluator_ = std::move(evaluator);
   // Cached evaluations came from the old network.
+  free_all_locked();
+}
+
+void Search::free_all_locked() {
   free_garbage_locked(SIZE_MAX);
   free_subtree(root_);
   root_ = nullptr;
+  clear_graph_locked();
   have_game_ = false;
   block_bytes_ -= cache_.clear();
+}
+
+void Search::use_structure_locked(bool graph) {
+  if (graph == graph_) return;
+  free_all_locked();
+  graph_ = graph;
+}
+
+void Search::make_root_locked() {
+  if (!graph_) {
+    root_ = new Node(0);
+    ++tree_nodes_;
+    return;
+  }
+  // Outside the table when its key is taken (a node the reuse had to drop): only repetitions
+  // lead back to the root, and they never look it up.
+  const std::uint64_t key = eval_key(root_pos_, 0);
+  if (table_.find(key)) {
+    groot_ = new GraphNode(key);
+    ++tree_nodes_;
+  } else {
+    groot_ = graph_node_locked(key);
+  }
+  groot_->retain();
 }
 
 void Search::free_subtree(Node* n) {
@@ -61,22 +90,18 @@ void Search::free_garbage_locked(std::size_t max_nodes) {
 
 void Search::clear() {
   std::lock_guard lock(mutex_);
-  free_garbage_locked(SIZE_MAX);
-  free_subtree(root_);
-  root_ = nullptr;
-  have_game_ = false;
-  block_bytes_ -= cache_.clear();
+  free_all_locked();
 }
 
 std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
   std::lock_guard lock(mutex_);
+  use_structure_locked(params.graph);
   params_ = params;
+  if (graph_) return set_game_graph_locked(game);
   Node* node = nullptr;
   const auto& old_moves = game_.moves();
   const auto& new_moves = game.moves();
-  if (root_ && params.reuse_tree && have_game_ && game.start() == game_.start() &&
-      new_moves.size() >= old_moves.size() &&
-      std::equal(old_moves.begin(), old_moves.end(), new_moves.begin())) {
+  if (root_ && params.reuse_tree && extends_game(game)) {
     node = root_;
     for (std::size_t i = old_moves.size(); i < new_moves.size() && node; ++i) {
       Node* child = nullptr;
@@ -129,15 +154,36 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
   // children, and a root proven from outside (a mate proof) is searched, not trusted blindly.
   if (node && !node->terminal()) node->set_proof(Proof::kNone, 0);
   root_ = node;
-  if (!root_) {
-    root_ = new Node(0);
-    ++tree_nodes_;
-  }
+  if (!root_) make_root_locked();
   game_ = game;
   have_game_ = true;
   root_pos_ = game.position();
   history_keys_ = game.keys();
   return root_->visits();
+}
+
+std::uint32_t Search::set_game_graph_locked(const Game& game) {
+  GraphNode* node = nullptr;
+  if (groot_ && params_.reuse_tree && extends_game(game)) {
+    node = reuse_graph_locked(game);
+  } else {
+    clear_graph_locked();  // another game: start clean
+  }
+  game_ = game;
+  have_game_ = true;
+  root_pos_ = game.position();
+  history_keys_ = game.keys();
+  groot_ = node;
+  if (!groot_) make_root_locked();
+  mark_root_repetitions_graph();
+  return groot_->visits();
+}
+
+bool Search::extends_game(const Game& game) const {
+  const auto& old_moves = game_.moves();
+  const auto& new_moves = game.moves();
+  return have_game_ && game.start() == game_.start() && new_moves.size() >= old_moves.size() &&
+         std::equal(old_moves.begin(), old_moves.end(), new_moves.begin());
 }
 
 std::vector<std::string> Search::take_notes() {
@@ -146,6 +192,9 @@ std::vector<std::string> Search::take_notes() {
 }
 
 std::size_t Search::bytes_locked() const {
+  if (graph_)
+    return std::size_t(tree_nodes_) * sizeof(GraphNode) +
+           std::size_t(graph_edges_) * sizeof(GraphEdge) + block_bytes_ + table_.bytes();
   return std::size_t(tree_nodes_) * sizeof(Node) + block_bytes_ + cache_.bytes();
 }
 
@@ -156,6 +205,7 @@ bool Search::over_caps_locked() const {
 
 TreeAudit Search::audit_tree() const {
   std::lock_guard lock(mutex_);
+  if (graph_) return audit_graph();
   TreeAudit a;
   a.pending = pending_;
   std::vector<const Node*> stack;

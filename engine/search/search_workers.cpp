@@ -54,11 +54,11 @@ Search::~Search() {
 void Search::start(const SearchParams& params, const NodeLimits& limits) {
   join();
   std::unique_lock lock(mutex_);
-  if (!root_) {
-    root_ = new Node(0);
-    ++tree_nodes_;
+  use_structure_locked(params.graph);
+  if (graph_ ? !groot_ : !root_) {
     root_pos_ = game_.position();
     history_keys_ = game_.keys();
+    make_root_locked();
   }
   params_ = params;
   limits_ = limits;
@@ -72,7 +72,7 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
   finished_.store(false);
   expand_root_locked(lock);
   if (finished_.load()) return;
-  if (params_.dirichlet_noise && root_->proof() == Proof::kNone) apply_root_noise();
+  if (params_.dirichlet_noise && root_proof_locked() == Proof::kNone) apply_root_noise();
   check_limits_locked();
   if (finished_.load()) return;
   const int n = std::max(1, params_.threads);
@@ -130,8 +130,11 @@ void Search::finish_locked(StopReason reason) {
 
 void Search::check_limits_locked() {
   // The caps are for the live tree: garbage in the way of one is freed at once.
-  if (!garbage_.empty() && over_caps_locked()) free_garbage_locked(SIZE_MAX);
-  if (root_->proof() != Proof::kNone) {
+  if ((!garbage_.empty() || !graph_garbage_.empty()) && over_caps_locked()) {
+    free_garbage_locked(SIZE_MAX);
+    free_graph_garbage_locked(SIZE_MAX);
+  }
+  if (root_proof_locked() != Proof::kNone) {
     finish_locked(StopReason::kSolved);
   } else if (limits_.playouts > 0 && playouts_ >= limits_.playouts) {
     finish_locked(StopReason::kPlayouts);
@@ -163,15 +166,13 @@ void Search::pool_loop(int index, std::uint64_t seen_generation) {
 // `may_wait` (no batch of this thread in flight whose backup would change the tree), waits a
 // little for another thread's backup. Returns false once the search stops.
 bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
-  b.leaves.clear();
-  b.paths.clear();
-  b.keys.clear();
+  b.clear();
   int terminals = 0;
   std::unique_lock lock(mutex_);
   int collisions = 0;
   while (int(b.leaves.size()) < batch && !stop_.load(std::memory_order_relaxed)) {
     if (limits_.playouts > 0 && playouts_ + pending_ >= limits_.playouts) break;
-    const Pick r = pick_leaf(w, b);
+    const Pick r = graph_ ? pick_leaf_graph(w, b) : pick_leaf(w, b);
     if (r == Pick::kDone) {
       check_limits_locked();
       if (++terminals >= 2 * batch) break;
@@ -235,7 +236,12 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
     std::lock_guard lock(mutex_);
     if (b.error) {
       for (int i = 0; i < k; ++i) {
-        revert(b.paths.data() + b.leaves[i].path_begin, b.leaves[i].path_length);
+        const Leaf& leaf = b.leaves[i];
+        if (graph_)
+          revert_graph(b.graph_nodes.data() + leaf.path_begin,
+                       b.graph_edges.data() + leaf.path_begin, leaf.path_length);
+        else
+          revert(b.paths.data() + leaf.path_begin, leaf.path_length);
         if (b.blocks[i]) {
           b.blocks[i]->release();
           b.blocks[i] = nullptr;
@@ -255,10 +261,12 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
       finish_locked(StopReason::kError);
       b.error = nullptr;
     } else {
-      for (int i = 0; i < k; ++i) integrate(b, i);
+      for (int i = 0; i < k; ++i) graph_ ? integrate_graph(b, i) : integrate(b, i);
       // Freed faster than the batch grows the tree, so the garbage of tree reuse goes away
       // within the next search or two; a fixed amount keeps one-thread searches reproducible.
-      if (!garbage_.empty()) free_garbage_locked(std::size_t(4 * std::max(1, params_.batch_size)));
+      const std::size_t step = std::size_t(4 * std::max(1, params_.batch_size));
+      if (!garbage_.empty()) free_garbage_locked(step);
+      if (!graph_garbage_.empty()) free_graph_garbage_locked(step);
       check_limits_locked();
     }
     b.leaves.clear();

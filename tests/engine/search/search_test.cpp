@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "engine/chess/notation.h"
 #include "engine/nn/backends/material.h"
 #include "tests/engine/search/search_test_util.h"
@@ -118,6 +121,40 @@ TEST(Search, VirtualLossSpreadsABatch) {
   distinct = 0;
   for (const auto& c : s.children) distinct += c.visits > 0;
   EXPECT_LT(distinct, 16);
+}
+
+// Visits the batch of `batch` playouts after `serial` one-at-a-time ones gives each root move.
+std::vector<std::uint32_t> batch_visits(const SearchParams& base, int serial, int batch) {
+  // Rxd5 wins the queen: after a few serial playouts it is the root's best move by far.
+  const Game g = game_from("4k3/8/8/3q4/8/8/8/3RK3[] w - - 0 1");
+  Search search(std::make_shared<MaterialEvaluator>());
+  SearchParams p = base;
+  p.leaf_mate_plies = 0;
+  p.root_mate_share = 0;
+  p.batch_size = 1;
+  const auto before = run_search(search, g, p, serial);
+  p.batch_size = batch;
+  const auto after = run_search(search, g, p, batch);  // the same game: the tree is kept
+  std::vector<std::uint32_t> added;
+  for (std::size_t i = 0; i < after.children.size(); ++i)
+    added.push_back(after.children[i].visits - before.children[i].visits);
+  return added;
+}
+
+TEST(Search, VirtualVisitsKeepABatchOnTheBestMove) {
+  // Under virtual loss each pending playout through the best move counts as a loss there, so
+  // the batch spreads to other moves; a virtual visit only shrinks the move's exploration
+  // term and leaves its Q, so more of the batch stays on it.
+  SearchParams p = default_params();
+  const auto loss = batch_visits(p, 40, 16);
+  p.virtual_visit_threshold = 1000;
+  const auto visit = batch_visits(p, 40, 16);
+  const auto best = std::max_element(visit.begin(), visit.end()) - visit.begin();
+  EXPECT_GT(visit[best], loss[best]);
+  auto distinct = [](const std::vector<std::uint32_t>& v) {
+    return std::count_if(v.begin(), v.end(), [](std::uint32_t n) { return n > 0; });
+  };
+  EXPECT_LT(distinct(visit), distinct(loss));
 }
 
 TEST(Search, FindsMateInOneAndStops) {

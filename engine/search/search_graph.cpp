@@ -1,0 +1,492 @@
+// The Monte-Carlo graph (search.graph; graph.h has the structure, docs/search-formulas.md "The
+// graph" the rules): selection through shared nodes with the transposition correction,
+// repetitions as draws of the playout, backup along the path's edges and nodes, the graph's
+// memory (nodes freed when their last reference goes), reuse between moves, the reports and
+// the audit. Everything runs under the tree mutex, as the tree's side does.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/chess/notation.h"
+#include "engine/search/expansion.h"
+#include "engine/search/search.h"
+#include "engine/search/search_internal.h"
+#include "engine/search/solver.h"
+
+namespace zh {
+
+namespace {
+
+// An edge whose Q differs from its child node's value by more than this is brought to it
+// (one correcting backup) before a playout may descend through it (CrazyAra's threshold).
+constexpr float kTranspositionQDiff = 0.01f;
+
+// The value to back up through an edge so that its Q becomes its child's: Q' = (N Q + t) /
+// (N + 1) = q_child, clipped to a value a playout can return.
+float correction_target(const GraphEdge* e, const GraphNode* child) {
+  const float t = child->q() + float(e->visits()) * (child->q() - e->q());
+  return std::clamp(t, -1.0f, 1.0f);
+}
+
+}  // namespace
+
+GraphNode* Search::graph_node_locked(std::uint64_t key) {
+  if (GraphNode* n = table_.find(key)) return n;
+  ++tree_nodes_;
+  return table_.create(key);
+}
+
+void Search::release_graph_node(GraphNode* node) {
+  if (!node->release()) return;
+  table_.take(node);  // no playout finds it again
+  graph_garbage_.push_back(node);
+}
+
+void Search::free_graph_garbage_locked(std::size_t max_nodes) {
+  for (std::size_t freed = 0; freed < max_nodes && !graph_garbage_.empty(); ++freed) {
+    GraphNode* n = graph_garbage_.back();
+    graph_garbage_.pop_back();
+    for (GraphEdge* e = n->first_child(); e;) {
+      GraphEdge* next = e->next_sibling();
+      if (e->child()) release_graph_node(e->child());
+      delete e;
+      --graph_edges_;
+      e = next;
+    }
+    expanded_nodes_ -= n->expanded() ? 1 : 0;
+    block_bytes_ -= n->release_block();
+    delete n;
+    --tree_nodes_;
+  }
+}
+
+void Search::clear_graph_locked() {
+  std::vector<GraphNode*> nodes = table_.all();
+  nodes.insert(nodes.end(), graph_garbage_.begin(), graph_garbage_.end());
+  if (groot_ && table_.find(groot_->key()) != groot_) nodes.push_back(groot_);
+  for (GraphNode* n : nodes) {
+    for (GraphEdge* e = n->first_child(); e;) {
+      GraphEdge* next = e->next_sibling();
+      delete e;
+      --graph_edges_;
+      e = next;
+    }
+    expanded_nodes_ -= n->expanded() ? 1 : 0;
+    block_bytes_ -= n->release_block();
+    delete n;
+    --tree_nodes_;
+  }
+  table_.forget_all();
+  graph_garbage_.clear();
+  groot_ = nullptr;
+}
+
+void Search::backup_graph(GraphNode* const* nodes, GraphEdge* const* edges, int length,
+                          float value) {
+  float v = -value;  // for the player who moved into the last node
+  for (int i = length - 1; i >= 0; --i) {
+    nodes[i]->add_visit(v);
+    nodes[i]->remove_in_flight();
+    if (edges[i]) {
+      edges[i]->add_visit(v);
+      edges[i]->remove_in_flight();
+    }
+    v = -v;
+  }
+  ++playouts_;
+  seldepth_ = std::max(seldepth_, length - 1);
+}
+
+void Search::revert_graph(GraphNode* const* nodes, GraphEdge* const* edges, int length) {
+  for (int i = 0; i < length; ++i) {
+    nodes[i]->remove_in_flight();
+    if (edges[i]) edges[i]->remove_in_flight();
+  }
+}
+
+Search::Pick Search::pick_leaf_graph(Worker& w, Batch& b) {
+  if (groot_->proof() != Proof::kNone || !groot_->expanded()) return Pick::kStop;
+  w.graph_nodes.clear();
+  w.graph_edges.clear();
+  w.path_keys.clear();
+  w.pos = root_pos_;
+  // A network of input format 2.0 also sees the moves that led here: those of the path that
+  // reaches the node first (a node shares one evaluation between its paths).
+  w.last_moves = last_moves_of(game_.moves());
+  GraphNode* node = groot_;
+  node->add_in_flight();
+  w.graph_nodes.push_back(node);
+  w.graph_edges.push_back(nullptr);
+  // The playout ends at `edge` (from `node`) with `value` for the side that plays it: the
+  // edge takes the visit, the path the value.
+  auto end_at_edge = [&](GraphEdge* edge, float value) {
+    edge->add_visit(value);
+    backup_graph(w.graph_nodes.data(), w.graph_edges.data(), int(w.graph_nodes.size()), value);
+    return Pick::kDone;
+  };
+  for (;;) {
+    if (!node->expanded()) {
+      if (node->in_flight() > 1) {  // pending in another playout, through this path or another
+        revert_graph(w.graph_nodes.data(), w.graph_edges.data(), int(w.graph_nodes.size()));
+        return Pick::kCollision;
+      }
+      b.push_leaf({int(b.graph_nodes.size()), int(w.graph_nodes.size()), int(b.keys.size()),
+                   int(w.path_keys.size()), node->key()},
+                  w.pos, w.last_moves);
+      b.graph_nodes.insert(b.graph_nodes.end(), w.graph_nodes.begin(), w.graph_nodes.end());
+      b.graph_edges.insert(b.graph_edges.end(), w.graph_edges.begin(), w.graph_edges.end());
+      b.keys.insert(b.keys.end(), w.path_keys.begin(), w.path_keys.end());
+      ++pending_;
+      return Pick::kEvaluate;
+    }
+    GraphEdge* edge;
+    GraphEdge* prev;
+    const int idx = select_child(node, &edge, &prev);
+    if (idx < 0) {  // cannot happen for an expanded, unproven node; be safe
+      revert_graph(w.graph_nodes.data(), w.graph_edges.data(), int(w.graph_nodes.size()));
+      return Pick::kCollision;
+    }
+    const Move move = node->block()->edges()[idx].get_move();
+    w.pos.do_move(move);
+    w.last_moves = {move, w.last_moves[0]};
+    if (!edge) {
+      edge = new GraphEdge(std::uint16_t(idx));
+      ++graph_edges_;
+      node->link_child(prev, edge);
+    }
+    // A repetition of this path or of the game is a draw for this playout: the shared node,
+    // whose value and proof were learnt on other paths, is not consulted.
+    if (is_repetition(w.path_keys, w.pos)) {
+      edge->set_repeated();
+      return end_at_edge(edge, 0.0f);
+    }
+    GraphNode* child = edge->child();
+    if (!child) {
+      child = graph_node_locked(eval_key(w.pos, 0));
+      child->retain();
+      edge->set_child(child);
+    }
+    if (child->proof() != Proof::kNone) {  // exact: no need to look further
+      const Pick done = end_at_edge(edge, -child->proof_value());
+      if (params_.mcts_solver)
+        for (int i = int(w.graph_nodes.size()) - 1; i >= 0 && try_prove(w.graph_nodes[i]); --i) {
+        }
+      return done;
+    }
+    // A node searched through other edges: its value, not the edge's, is what this move is
+    // worth. Bring the edge to it first; descend once they agree.
+    if (child->expanded() &&
+        (edge->visits() == 0 || std::fabs(child->q() - edge->q()) > kTranspositionQDiff))
+      return end_at_edge(edge, correction_target(edge, child));
+    w.path_keys.push_back(w.pos.key());
+    edge->add_in_flight();
+    child->add_in_flight();
+    w.graph_nodes.push_back(child);
+    w.graph_edges.push_back(edge);
+    node = child;
+  }
+}
+
+void Search::expand_graph(GraphNode* node, EvalBlock* block, const Position& pos) {
+  node->set_block(block);
+  ++expanded_nodes_;
+  if (block->num_edges == 0) {
+    make_terminal(node, block->value < 0 ? Proof::kLoss : Proof::kDraw);
+    return;
+  }
+  if (block->mate_plies > 0) {
+    // As the tree: the mating move's node exists from the start, a proven loss for the side
+    // it leaves to move. A mate that used the path's repetitions never gets here (only a mate
+    // that holds whatever the path is may be stored on a shared node).
+    auto* edge = new GraphEdge(std::uint16_t(block->mate_edge));
+    ++graph_edges_;
+    Position after = pos;
+    after.do_move(block->edges()[block->mate_edge].get_move());
+    GraphNode* child = graph_node_locked(eval_key(after, 0));
+    child->retain();
+    edge->set_child(child);
+    if (child->proof() == Proof::kNone) {
+      if (block->mate_plies == 1)
+        make_terminal(child, Proof::kLoss);
+      else
+        child->set_proof(Proof::kLoss, block->mate_plies - 1);
+    }
+    node->link_child(nullptr, edge);
+    if (params_.mcts_solver) node->set_proof(Proof::kWin, block->mate_plies);
+  }
+}
+
+void Search::integrate_graph(Batch& b, int i) {
+  const Leaf& leaf = b.leaves[i];
+  GraphNode* const* nodes = b.graph_nodes.data() + leaf.path_begin;
+  GraphEdge* const* edges = b.graph_edges.data() + leaf.path_begin;
+  GraphNode* node = nodes[leaf.path_length - 1];
+  EvalBlock* block = b.blocks[i];
+  b.blocks[i] = nullptr;
+  --pending_;
+  if (block->evaluated) ++evaluations_;
+  block_bytes_ += block->bytes();
+  expand_graph(node, block, b.inputs[i].position);
+  const bool proven = node->proof() != Proof::kNone;
+  if (proven && params_.mcts_solver)
+    for (int k = leaf.path_length - 2; k >= 0 && try_prove(nodes[k]); --k) {
+    }
+  backup_graph(nodes, edges, leaf.path_length, proven ? node->proof_value() : block->value);
+}
+
+void Search::expand_root_graph(EvalBlock* block) {
+  expand_graph(groot_, block, root_pos_);
+  groot_->add_visit(-(groot_->proof() != Proof::kNone ? groot_->proof_value() : block->value));
+  ++playouts_;
+}
+
+void Search::apply_root_noise_graph(EvalBlock* noisy, const std::vector<int>& new_index) {
+  std::vector<GraphEdge*> edges;
+  for (GraphEdge* e = groot_->first_child(); e; e = e->next_sibling()) edges.push_back(e);
+  for (GraphEdge* e : edges) e->set_edge_index(std::uint16_t(new_index[e->edge_index()]));
+  std::sort(edges.begin(), edges.end(),
+            [](GraphEdge* a, GraphEdge* c) { return a->edge_index() < c->edge_index(); });
+  groot_->set_first_child(edges.empty() ? nullptr : edges[0]);
+  for (std::size_t i = 0; i < edges.size(); ++i)
+    edges[i]->set_next_sibling(i + 1 < edges.size() ? edges[i + 1] : nullptr);
+  block_bytes_ -= groot_->release_block();
+  block_bytes_ += noisy->bytes();
+  groot_->set_block(noisy);
+}
+
+// Follows the moves the game added since the last search down the graph. Returns the node
+// reached (with the root's reference), or nullptr; the old root's reference goes, and with it
+// every node no longer reachable, a little per batch.
+GraphNode* Search::reuse_graph_locked(const Game& game) {
+  GraphNode* node = groot_;
+  const auto& new_moves = game.moves();
+  for (std::size_t i = game_.moves().size(); i < new_moves.size() && node; ++i) {
+    GraphNode* next = nullptr;
+    if (node->expanded()) {
+      const EvalBlock* b = node->block();
+      for (int e = 0; e < b->num_edges; ++e) {
+        if (b->edges()[e].move != new_moves[i].raw()) continue;
+        if (const GraphEdge* edge = node->find_child(std::uint16_t(e))) next = edge->child();
+        break;
+      }
+    }
+    node = next;
+  }
+  if (node) node->retain();
+  release_graph_node(groot_);
+  groot_ = nullptr;
+  if (!node) return nullptr;
+  auto drop = [&] {
+    release_graph_node(node);
+    return nullptr;
+  };
+  if (node->terminal() && !node->expanded()) return drop();
+  if (node->expanded() && !block_matches_position(*node->block(), game.position())) {
+    std::ostringstream note;
+    note << "the kept search graph does not match the position " << game.position().fen()
+         << "; searching afresh";
+    notes_.push_back(note.str());
+    return drop();
+  }
+  if (node->expanded() && !node->block()->evaluated) return drop();
+  // As the tree's root: proven again from its moves (nothing else reaches this ply now).
+  if (!node->terminal()) node->set_proof(Proof::kNone, 0);
+  return node;
+}
+
+void Search::mark_root_repetitions_graph() {
+  // The root's moves into a position of the game are draws, exactly (no other path reaches
+  // the nodes of that ply); the marks that other paths left are theirs.
+  if (!groot_->expanded()) return;
+  const std::vector<std::uint64_t> no_path;
+  for (GraphEdge* e = groot_->first_child(); e; e = e->next_sibling()) {
+    Position after = root_pos_;
+    after.do_move(groot_->block()->edges()[e->edge_index()].get_move());
+    e->set_repeated(is_repetition(no_path, after));
+  }
+}
+
+TreeAudit Search::audit_graph() const {
+  TreeAudit a;
+  a.pending = pending_;
+  std::unordered_map<const GraphNode*, std::int64_t> incoming;  // edges (and root) into each
+  std::unordered_set<const GraphNode*> seen;
+  // Walks what `from` reaches and was not seen yet; only the root's part is the live graph,
+  // the garbage's still holds references.
+  auto walk = [&](std::vector<const GraphNode*> stack, bool live) {
+    while (!stack.empty()) {
+      const GraphNode* n = stack.back();
+      stack.pop_back();
+      if (live) {
+        ++a.nodes;
+        a.in_flight += n->in_flight();
+      }
+      std::uint64_t below = 0;
+      for (const GraphEdge* e = n->first_child(); e; e = e->next_sibling()) {
+        if (live) {
+          ++a.edges;
+          a.in_flight += e->in_flight();
+        }
+        below += e->visits();
+        const GraphNode* c = e->child();
+        if (!c) continue;
+        ++incoming[c];
+        if (seen.insert(c).second) stack.push_back(c);
+      }
+      if (live && n->expanded() && n->proof() == Proof::kNone && n->visits() != below + 1)
+        ++a.visit_mismatches;
+    }
+  };
+  if (groot_) {
+    incoming[groot_] += 1;
+    seen.insert(groot_);
+    walk({groot_}, true);
+  }
+  std::vector<const GraphNode*> garbage;
+  for (const GraphNode* g : graph_garbage_) {
+    incoming.emplace(g, 0);
+    if (seen.insert(g).second) garbage.push_back(g);
+  }
+  walk(garbage, false);
+  for (const auto& [n, count] : incoming) {
+    if (std::int64_t(n->refs()) != count) ++a.ref_mismatches;
+    if (count > 1 && n != groot_) ++a.shared;
+  }
+  for (const GraphNode* n : table_.all())
+    if (!seen.count(n)) ++a.unreachable;
+  return a;
+}
+
+void Search::snapshot_graph(SearchSnapshot& s) const {
+  s.root_expanded = true;
+  s.root_visits = groot_->visits();
+  if (groot_->visits() > 0) s.root_q = -groot_->q();
+  s.root_proof = groot_->proof();
+  s.root_proof_plies = groot_->proof_plies();
+  const EvalBlock* b = groot_->block();
+  s.children.resize(b->num_edges);
+  const GraphEdge* e = groot_->first_child();
+  for (int i = 0; i < b->num_edges; ++i) {
+    RootChild& rc = s.children[i];
+    rc.move = b->edges()[i].get_move();
+    rc.prior = b->edges()[i].get_prior();
+    if (!e || e->edge_index() != i) continue;
+    rc.visits = e->visits();
+    rc.q = e->q();
+    // A root move marked repeated repeats a position of the game (reuse_graph_locked and
+    // selection keep the mark exact at the root): a draw, as the tree's terminal child.
+    rc.proof = e->repeated() ? Proof::kDraw : e->proof();
+    rc.proof_plies = e->proof_plies();
+    if (rc.proof == Proof::kDraw) rc.q = 0;
+    if (rc.proof == Proof::kLoss) rc.q = 1;
+    if (rc.proof == Proof::kWin) rc.q = -1;
+    if (params_.q_pv_depth > 0 && rc.proof == Proof::kNone) {  // eq. (6)
+      const GraphEdge* cur = e;
+      float sign = 1;
+      for (int d = 0; d < params_.q_pv_depth && cur->child(); ++d) {
+        const GraphEdge* best = nullptr;
+        for (const GraphEdge* g = cur->child()->first_child(); g; g = g->next_sibling())
+          if (!best || g->visits() > best->visits()) best = g;
+        if (!best || best->visits() == 0) break;
+        cur = best;
+        sign = -sign;
+      }
+      rc.q = sign * cur->q();
+    }
+    e = e->next_sibling();
+  }
+  s.best = choose_move(s.children, s.root_visits, params_.move_choice());
+  if (s.best >= 0) fill_pv_graph(groot_, s.best, s.pv);
+}
+
+void Search::fill_pv_graph(const GraphNode* node, int first_edge, std::vector<Move>& pv) const {
+  pv.push_back(node->block()->edges()[first_edge].get_move());
+  const GraphEdge* first = node->find_child(std::uint16_t(first_edge));
+  const GraphNode* cur = first && !first->repeated() ? first->child() : nullptr;
+  while (cur && cur->expanded() && pv.size() < 128) {
+    const GraphEdge* best = nullptr;
+    for (const GraphEdge* c = cur->first_child(); c; c = c->next_sibling()) {
+      if (c->proof() == Proof::kLoss) {  // a winning move for the side to move here
+        if (!best || best->proof() != Proof::kLoss || c->proof_plies() < best->proof_plies())
+          best = c;
+        continue;
+      }
+      if (best && best->proof() == Proof::kLoss) continue;
+      if (!best || c->visits() > best->visits()) best = c;
+    }
+    if (!best || (best->visits() == 0 && best->proof() == Proof::kNone)) break;
+    pv.push_back(cur->block()->edges()[best->edge_index()].get_move());
+    cur = best->child();
+    if (best->repeated()) break;  // the line repeats: a draw, whatever the node holds
+  }
+  if (cur && (cur->proof() == Proof::kWin || cur->proof() == Proof::kLoss) &&
+      cur->proof_plies() > 0 && !cur->expanded())
+    append_mate_line(cur->proof() == Proof::kWin, cur->proof_plies(), pv);
+}
+
+Proof Search::root_proof_locked() const {
+  if (graph_) return groot_ ? groot_->proof() : Proof::kNone;
+  return root_ ? root_->proof() : Proof::kNone;
+}
+
+bool Search::root_expanded_locked() const {
+  if (graph_) return groot_ && groot_->expanded();
+  return root_ && root_->expanded();
+}
+
+std::vector<Move> Search::prover_candidates_graph() {
+  constexpr int kCandidates = 3;
+  std::vector<std::pair<std::uint32_t, int>> order;  // (visits, edge)
+  const EvalBlock* b = groot_->block();
+  const GraphEdge* c = groot_->first_child();
+  for (int e = 0; e < b->num_edges; ++e) {
+    const bool has = c && c->edge_index() == e;
+    if (!has || (c->proof() == Proof::kNone && !c->repeated()))
+      order.emplace_back(has ? c->visits() : 0, e);
+    if (has) c = c->next_sibling();
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<Move> moves;
+  for (std::size_t i = 0; i < order.size() && int(i) < kCandidates; ++i)
+    moves.push_back(b->edges()[order[i].second].get_move());
+  return moves;
+}
+
+// The node a root move leads to, with its edge made if need be. Only the root's moves reach a
+// node of that ply, so the prover's proofs (which know the game's repetitions) may go there.
+GraphNode* Search::root_child_graph_locked(Move move) {
+  const EvalBlock* b = groot_->block();
+  int idx = -1;
+  for (int e = 0; e < b->num_edges && idx < 0; ++e)
+    if (b->edges()[e].move == move.raw()) idx = e;
+  if (idx < 0) return nullptr;
+  GraphEdge* prev = nullptr;
+  GraphEdge* edge = nullptr;
+  for (GraphEdge* c = groot_->first_child(); c && c->edge_index() <= idx; c = c->next_sibling()) {
+    if (c->edge_index() == idx) edge = c;
+    prev = c;
+  }
+  if (!edge) {
+    edge = new GraphEdge(std::uint16_t(idx));
+    ++graph_edges_;
+    groot_->link_child(prev, edge);
+  }
+  Position after = root_pos_;
+  after.do_move(move);
+  if (is_repetition({}, after)) edge->set_repeated();
+  if (edge->repeated()) return nullptr;  // a draw the prover's proof cannot change
+  if (!edge->child()) {
+    GraphNode* child = graph_node_locked(eval_key(after, 0));
+    child->retain();
+    edge->set_child(child);
+  }
+  return edge->child();
+}
+
+}  // namespace zh
