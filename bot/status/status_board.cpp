@@ -2,13 +2,15 @@
 
 #include <chrono>
 
+#include "engine/util/clock.h"
+
 namespace zh::bot {
 
 namespace {
 
 std::int64_t system_unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+             steady_clock().wall_now().time_since_epoch())
       .count();
 }
 

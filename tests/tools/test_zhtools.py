@@ -10,7 +10,8 @@ import unittest
 from unittest import mock
 
 from tests.tools.tool_process import run_tool, scripted_engine
-from tools.measure import deep_suites, strength, suites
+from tools.measure import deep_suites, suites
+from tools.measure.strength import runner
 from tools.zhtools import epd, lab, match, referee, timecontrol, uci
 from tools.zhtools.fairy import FairyStockfish
 from tools.zhtools.fairy import Line as FairyLine
@@ -50,7 +51,7 @@ class LabFolder(unittest.TestCase):
                 self.assertEqual(made, os.path.join(where, "strength", "ladder"))
                 self.assertTrue(os.path.isdir(made))
                 # A match without --out keeps its results in the lab, named by sides and control.
-                out = strength.default_match_file("zhbot", "fsf:nodes=1000", "1+1")
+                out = runner.default_results_file("matches", "zhbot", "fsf:nodes=1000", "1+1")
                 self.assertEqual(os.path.dirname(out), os.path.join(where, "strength", "matches"))
                 self.assertEqual(os.path.basename(out), "zhbot--fsf_nodes1000--1+1.jsonl")
 

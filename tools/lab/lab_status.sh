@@ -110,8 +110,8 @@ print("%s: top-1 %.1f %% on the test set (%d positions)" % (sys.argv[2], 100 * m
 done
 for f in gate match; do
   [[ -s $DIR/$f.jsonl ]] || continue
-  "$PYTHON" -c 'import sys; from tools.measure import strength as s
-r = s.load_results(sys.argv[1]); new = [x for x in {g["white"] for g in r} | {g["black"] for g in r}
+  "$PYTHON" -c 'import sys; from tools.measure.strength import runner, stats as s
+r = runner.load_results(sys.argv[1]); new = [x for x in {g["white"] for g in r} | {g["black"] for g in r}
                                         if "/%s.pt" % sys.argv[2] in x]
 if not new:
     print("%s: no player in %s is %s.pt" % (sys.argv[3], sys.argv[1], sys.argv[2])); sys.exit()

@@ -155,8 +155,8 @@ match() {  # match GAMES OUT [SPEC OPTIONS] [--tc TC]: the new network against P
     --concurrency "$MATCH_CONCURRENCY" "${@:4}"
 }
 gate_passed() {  # the new network's score in the gate reaches GATE_MIN (it prints the score)
-  "$PYTHON" -c 'import sys; from tools.measure import strength
-r = strength.load_results(sys.argv[1]); score = strength.summarize(r, sys.argv[2])[1]
+  "$PYTHON" -c 'import sys; from tools.measure.strength import runner, stats
+r = runner.load_results(sys.argv[1]); score = stats.summarize(r, sys.argv[2])[1]
 print("== gate: %s scored %.1f%% in %d games at %s nodes a move" % (sys.argv[3], 100 * score, len(r), sys.argv[4]))
 sys.exit(0 if score >= float(sys.argv[5]) else 1)' "$DIR/gate.jsonl" "zhbot:model=$DIR/$NAME.pt$gate_spec" \
     "$NAME" "$GATE_NODES" "$GATE_MIN"
