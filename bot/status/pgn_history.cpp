@@ -1,12 +1,12 @@
 #include "bot/status/pgn_history.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <system_error>
 
 #include "engine/util/strings.h"
@@ -20,10 +20,18 @@ using Tags = std::map<std::string, std::string>;
 Tags read_tags(const std::filesystem::path& file) {
   Tags tags;
   std::ifstream in(file);
-  static const std::regex tag_line(R"re(^\[(\w+) "(.*)"\]\s*$)re");
+  // A tag line is [Name "value"]; std::regex is avoided (GCC 12 warns inside it at -O1).
   for (std::string line; std::getline(in, line) && !line.empty();) {
-    std::smatch m;
-    if (std::regex_match(line, m, tag_line)) tags[m[1]] = m[2];
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    if (line.size() < 5 || line.front() != '[' || line.back() != ']') continue;
+    const std::size_t space = line.find(' ');
+    if (space == std::string::npos || space < 2 || line[space + 1] != '"') continue;
+    if (line[line.size() - 2] != '"' || line.size() < space + 4) continue;
+    const std::string name = line.substr(1, space - 1);
+    bool word = true;
+    for (char c : name) word = word && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!word) continue;
+    tags[name] = line.substr(space + 2, line.size() - space - 4);
   }
   return tags;
 }
