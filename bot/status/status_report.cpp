@@ -92,12 +92,7 @@ void games_section(std::ostringstream& os, const json& games) {
        << number<int>(board, "plies") << (flag(g, "thinking") ? ", thinking" : "") << "\n";
     std::string moves;
     for (const auto& m : child(board, "recent_moves"))
-      if (m.is_string()) {
-        // Appended in two steps: GCC 12 at -O3 sees a false overlap (-Wrestrict) in
-        // `const char* + std::string&&`, which stopped the release build under -Werror.
-        if (!moves.empty()) moves += ' ';
-        moves += m.get_ref<const std::string&>();
-      }
+      if (m.is_string()) moves += (moves.empty() ? "" : " ") + m.get<std::string>();
     if (!moves.empty()) os << "    last moves: " << moves << "\n";
     os << "    " << text(g, "url") << "\n";
   }
