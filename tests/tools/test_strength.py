@@ -130,6 +130,34 @@ class ZhbotSpec(unittest.TestCase):
         self.assertFalse([line for line in told if line.startswith("setoption name bin")], told)
 
 
+FALLBACK_ENGINE = """#!%s
+import sys
+for line in sys.stdin:
+    cmd = line.split()[0] if line.split() else ""
+    if cmd == "uci": print("uciok", flush=True)
+    elif cmd == "isready":
+        print("info string WARNING: evaluator 'torch' (model file 'x.pt') cannot be loaded",
+              flush=True)
+        print("info string WARNING: FALLING BACK TO THE MATERIAL EVALUATOR: zhbot will play "
+              "far weaker", flush=True)
+        print("readyok", flush=True)
+    elif cmd == "go": print("bestmove e2e4", flush=True)
+    elif cmd == "quit": break
+"""
+
+
+class NetworkFallback(unittest.TestCase):
+    def test_a_zhbot_that_cannot_load_its_network_stops_the_match_before_any_game(self):
+        engine = scripted_engine(self, FALLBACK_ENGINE)
+        out = os.path.join(os.path.dirname(engine), "match.jsonl")
+        with self.assertRaises(match.EngineError) as e:
+            play_one_game(engine, out, "zhbot:nodes=50,model=x.pt")
+        self.assertIn("cannot load its network", str(e.exception))
+        self.assertIn("model file 'x.pt'", str(e.exception))  # why, in the engine's words
+        with open(out) as f:
+            self.assertEqual(f.read(), "")  # no game recorded
+
+
 class IllegalMove(unittest.TestCase):
     def test_an_illegal_move_loses_and_keeps_what_the_engine_said(self):
         engine, out = fake_zhbot(self)

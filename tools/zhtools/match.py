@@ -28,6 +28,10 @@ def bounded(opts):
     return any(k in opts for k in GO_LIMITS)
 
 
+# What zhbot says when its network cannot be loaded and it plays on material alone: a game so
+# played measures nothing about the settings under test, so a match refuses to start it.
+FALLBACK_WARNING = "FALLING BACK TO THE MATERIAL EVALUATOR"
+
 # Lines of a zhbot engine's output that the game record keeps.
 WARNING_LINES = ("info string WARNING", "info string error", "info string search error")
 
@@ -66,7 +70,15 @@ class Player:
             handshake = [("Threads", "1"), ("Hash", "16")]
             if "skill" in self.opts:
                 handshake.append(("Skill Level", self.opts["skill"]))
-        self.engine.handshake(handshake + list(options))
+        said = self.engine.handshake(handshake + list(options))
+        if self.kind == "zhbot":
+            fallback = [line for line in said if FALLBACK_WARNING in line]
+            if fallback:
+                self.engine.quit()
+                raise EngineError(
+                    "%s cannot load its network and would play on material alone (%s); "
+                    "give it the model (model=PATH in the spec, or ZHBOT_MODEL_DIR): %s"
+                    % (spec, fallback[0], " | ".join(said[:-1])))
 
     def go_command(self, clock, inc, ponder=False):
         go = "go ponder" if ponder else "go"

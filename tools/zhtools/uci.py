@@ -40,20 +40,21 @@ class UciEngine:
                 return line, lines
 
     def sync(self):
-        """Waits until the engine has handled everything sent so far."""
+        """Waits until the engine has handled everything sent so far; returns what it said
+        meanwhile."""
         self.send("isready")
-        self.read_until("readyok")
+        return self.read_until("readyok")[1]
 
     def handshake(self, options=(), variant="crazyhouse"):
         """`uci`, the variant, then each (name, value) option; waits until the engine is
-        ready."""
+        ready and returns what it said after `uciok` (warnings about its options, say)."""
         self.send("uci")
         self.read_until("uciok")
         if variant:
             self.send("setoption name UCI_Variant value %s" % variant)
         for name, value in options:
             self.send("setoption name %s value %s" % (name, value))
-        self.sync()
+        return self.sync()
 
     def new_game(self):
         self.send("ucinewgame")
