@@ -119,10 +119,11 @@ class PlayedTest(unittest.TestCase):
         self.test = sprt.Sprt(0, 20, model="logistic")
         self.lines = []
 
-    def run_sprt(self, a="zhbot", b="fsf:nodes=1", max_pairs=None, concurrency=1, zhbot=None):
+    def run_sprt(self, a="zhbot", b="fsf:nodes=1", max_pairs=None, concurrency=1, zhbot=None,
+                 more=()):
         return sprt_match.run_sprt(a, b, self.test, "0.1+0.1", self.out, zhbot or self.engine,
                                    self.openings, 400, max_pairs, concurrency,
-                                   log=self.lines.append)
+                                   log=self.lines.append, more_openings=more)
 
     def records(self):
         with open(self.out) as f:
@@ -181,6 +182,21 @@ class PlayedTest(unittest.TestCase):
         self.assertEqual((code, tally.pairs), (sprt_match.INCONCLUSIVE, 2))
         self.assertIn("at most 2 pairs", self.lines[0])
         self.assertEqual(len(self.records()), 4)
+
+    def test_a_further_openings_set_continues_a_test_that_ran_out_keeping_its_pairs(self):
+        # Two openings, then a set of three of which one is already played: the test resumes
+        # with the two new ones only, after the two pairs it had.
+        self.test, first = sprt.Sprt(0, 20), self.openings[:2]
+        self.openings = first
+        self.run_sprt(a="zhbot:nodes=1")
+        more = [self.openings[1:2] + runner.load_openings(runner.DEFAULT_OPENINGS)[2:4]]
+        code, tally = self.run_sprt(a="zhbot:nodes=1", more=more)
+        self.assertEqual((code, tally.pairs), (sprt_match.INCONCLUSIVE, 4))
+        self.assertTrue([line for line in self.lines if "at most 4 pairs" in line], self.lines)
+        played = [r["opening"] for r in self.records()[::2]]
+        self.assertEqual(played[:2], sprt_match.shuffled(first))
+        self.assertEqual(sorted(played[2:]),
+                         sorted(runner.load_openings(runner.DEFAULT_OPENINGS)[2:4]))
 
     def test_a_file_of_another_test_is_refused(self):
         order = sprt_match.shuffled(self.openings)

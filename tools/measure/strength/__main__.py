@@ -53,6 +53,9 @@ def options():
     ap.add_argument("--tc", default="1+1", help=TC_HELP)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--openings", default=runner.DEFAULT_OPENINGS)
+    ap.add_argument("--more-openings", action="append", default=[],
+                    help="sprt: a further openings file, played after --openings' (repeatable): "
+                    "a test whose node-bounded sides ran out of openings goes on, its pairs kept")
     ap.add_argument("--out", help="results file (match, sprt; default: <lab>/strength/matches/ "
                     "or <lab>/strength/sprt/A--B--TC.jsonl; losses: the file to read)")
     ap.add_argument("--dir", help="the ladder's results (ladder, report; default: "
@@ -99,9 +102,10 @@ def main():
             raise SystemExit("--max-pairs %d: want at least 1 pair" % args.max_pairs)
         test = sprt.Sprt(args.elo0, args.elo1, args.alpha, args.beta, args.elo_model)
         out = args.out or runner.default_results_file("sprt", args.a, args.b, args.tc)
+        more = [runner.load_openings(path) for path in args.more_openings]
         code, _ = sprt_match.run_sprt(args.a, args.b, test, args.tc, out, args.zhbot, openings,
                                       args.max_plies, args.max_pairs, args.concurrency,
-                                      log=runner.log_line)
+                                      log=runner.log_line, more_openings=more)
         sys.exit(code)
     if args.command == "losses":
         if not args.out:

@@ -27,6 +27,17 @@ def shuffled(openings):
     return order
 
 
+def opening_order(openings, more=()):
+    """The pairs' openings: `openings` shuffled, then each further set shuffled on its own
+    without the openings already in the order. So a test's first pairs keep their openings when
+    a set is added behind them, and a resumed test that ran out of openings goes on."""
+    order = shuffled(openings)
+    for extra in more:
+        seen = set(order)
+        order += shuffled([o for o in dict.fromkeys(extra) if o not in seen])
+    return order
+
+
 class Tally:
     """The pentanomial counts of the pairs finished so far, fed game records in the order they
     finished, and the verdict at the first pair that crossed a bound."""
@@ -98,10 +109,11 @@ def deterministic(a, b):
 
 
 def run_sprt(a, b, test, tc, out, zhbot, openings, max_plies, max_pairs=None, concurrency=1,
-             log=print):
+             log=print, more_openings=()):
     """Plays the test to its verdict; returns (exit code, Tally). Two sides bounded by nodes
-    play each opening once at most: the test ends without a verdict when they run out."""
-    openings = shuffled(openings)
+    play each opening once at most: the test ends without a verdict when they run out (of
+    `openings`, then of each set of `more_openings`, in that order)."""
+    openings = opening_order(openings, more_openings)
     if deterministic(a, b) and (max_pairs is None or max_pairs > len(openings)):
         log("both sides are bounded by nodes or depth: at most %d pairs, one an opening (a "
             "larger --openings set, tools/measure/make_openings.py, allows more)"
