@@ -90,7 +90,7 @@ TEST(GraphThreads, EightThreadsCountEveryPlayoutOnceAndEvaluateEveryPositionOnce
     p.root_mate_share = 0;
     const auto s = run_search(search, game_from(kDrops), p, 6000);
     EXPECT_EQ(s.reason, StopReason::kPlayouts);
-    EXPECT_EQ(s.playouts, 6000);     // the threads together stop at the limit, not past it
+    EXPECT_EQ(s.playouts, 6000);      // the threads together stop at the limit, not past it
     EXPECT_EQ(s.root_visits, 6000u);  // every playout reached the root once
     std::uint32_t sum = 0;
     for (const auto& c : s.children) sum += c.visits;
