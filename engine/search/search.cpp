@@ -85,7 +85,7 @@ void Search::backup(Node* const* path, int length, float value) {
     v = -v;
   }
   ++playouts_;
-  seldepth_ = std::max(seldepth_, length - 1);
+  note_seldepth(length - 1);
 }
 
 void Search::revert(Node* const* path, int length) {

@@ -11,8 +11,10 @@
 // root itself is never terminal by repetition: the game goes on until lichess ends it.
 //
 // Threading: one mutex guards the tree. Workers select and back up under it and release it
-// while the evaluator runs, so with a real network two threads keep it busy. A worker may keep
-// several mini-batches at the evaluator (params.batches_per_thread): it selects the next one,
+// while the evaluator runs, so with a real network two threads keep it busy. The graph's
+// workers select, expand and back up without it (graph.h, docs/search-formulas.md "Threads"):
+// they take it only to free garbage, check the limits once one is reached, and wait. A worker may
+// keep several mini-batches at the evaluator (params.batches_per_thread): it selects the next one,
 // under virtual loss, while a device runs the last, and completes them in order; the time limit
 // and info output belong to the caller (engine.cpp), which reads snapshot() when it wakes.
 // The worker threads live as long as the Search: each start() wakes `threads` of them through
@@ -24,6 +26,7 @@
 // reuse (set_game) and audit; search_prover.cpp the root prover's hooks; search_snapshot.cpp
 // the reports; search_graph.cpp the graph's side of them; solver.h the solver.
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -212,8 +215,16 @@ class Search {
   void revert_graph(GraphNode* const* nodes, GraphEdge* const* edges, int length);
   void integrate_graph(Batch& b, int leaf_index);
   void expand_graph(GraphNode* node, EvalBlock* block, const Position& pos);
-  GraphNode* graph_node_locked(std::uint64_t key);  // found or made, not yet referenced
-  void release_graph_node(GraphNode* node);         // drops a reference; garbage at zero
+  bool gather_graph(Worker& w, Batch& b, int batch, bool may_wait);
+  // Whether a limit is reached, from the atomics; then check_limits_locked() under the mutex.
+  bool limit_reached() const;
+  // The edge of `node` for its move `idx`, found or added (under graph_lock(node)).
+  GraphEdge* graph_edge(GraphNode* node, int idx);
+  // The node `edge` (from `parent`) leads to, found or made, with the edge's reference.
+  GraphNode* graph_child(GraphNode* parent, GraphEdge* edge, const Position& after);
+  GraphNode* acquire_graph_node(std::uint64_t key);  // found or made, with one reference more
+  void release_graph_node(GraphNode* node);          // drops a reference; garbage at zero
+  void note_seldepth(int depth);
   void free_graph_garbage_locked(std::size_t max_nodes);
   void clear_graph_locked();
   GraphNode* reuse_graph_locked(const Game& game);
@@ -235,7 +246,9 @@ class Search {
   bool root_expanded_locked() const;
 
   std::shared_ptr<Evaluator> evaluator_;
-  mutable std::mutex mutex_;  // guards the tree, the cache and every counter below
+  // Guards the tree, the cache, the root, the garbage and the reports; the graph's
+  // selection and backup run outside it (the counters below are atomics for them).
+  mutable std::mutex mutex_;
   std::condition_variable backup_cv_;
   std::condition_variable finished_cv_;
   std::function<void()> on_finished_;
@@ -254,13 +267,16 @@ class Search {
   NodeLimits limits_{};
   std::mt19937_64 rng_;
 
-  std::int64_t tree_nodes_ = 0;
-  std::int64_t expanded_nodes_ = 0;
-  std::size_t block_bytes_ = 0;
-  std::int64_t playouts_ = 0;
-  std::int64_t pending_ = 0;
-  std::int64_t evaluations_ = 0;
-  int seldepth_ = 0;
+  std::atomic<std::int64_t> tree_nodes_{0};
+  std::atomic<std::int64_t> expanded_nodes_{0};
+  std::atomic<std::size_t> block_bytes_{0};
+  std::atomic<std::int64_t> playouts_{0};
+  std::atomic<std::int64_t> pending_{0};
+  std::atomic<std::int64_t> evaluations_{0};
+  std::atomic<int> seldepth_{0};
+  // The graph's playouts, pending leaves and picks under way: a pick takes a slot first, so
+  // threads that select without the mutex never overrun limits_.playouts together.
+  std::atomic<std::int64_t> playout_slots_{0};
   StopReason reason_ = StopReason::kNone;
   std::string error_;
   std::vector<std::string> notes_;
@@ -286,7 +302,14 @@ class Search {
   GraphNode* groot_ = nullptr;
   GraphTable table_;
   std::vector<GraphNode*> graph_garbage_;
-  std::int64_t graph_edges_ = 0;
+  std::atomic<std::int64_t> graph_edges_{0};
+  // Locks for adding edges to a node and setting an edge's node, one per group of nodes (by
+  // address): a lock a node would cost memory, and adding is rare next to reading.
+  static constexpr std::size_t kGraphLocks = 256;
+  std::array<std::mutex, kGraphLocks> graph_locks_;
+  std::mutex& graph_lock(const GraphNode* node) {
+    return graph_locks_[(std::uintptr_t(node) >> 6) % kGraphLocks];
+  }
   std::vector<std::thread> threads_;
   std::unique_ptr<RootProver> prover_;  // made by the first search that uses it
 };

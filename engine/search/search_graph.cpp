@@ -2,7 +2,8 @@
 // graph" the rules): selection through shared nodes with the transposition correction,
 // repetitions as draws of the playout, backup along the path's edges and nodes, the graph's
 // memory (nodes freed when their last reference goes), reuse between moves, the reports and
-// the audit. Everything runs under the tree mutex, as the tree's side does.
+// the audit. Selection, expansion and backup run without the search's mutex (graph.h says
+// how the structure allows it); freeing, reuse and the reports take it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -35,16 +36,44 @@ float correction_target(const GraphEdge* e, const GraphNode* child) {
 
 }  // namespace
 
-GraphNode* Search::graph_node_locked(std::uint64_t key) {
-  if (GraphNode* n = table_.find(key)) return n;
-  ++tree_nodes_;
-  return table_.create(key);
+GraphNode* Search::acquire_graph_node(std::uint64_t key) {
+  bool made = false;
+  GraphNode* node = table_.acquire(key, &made);
+  if (made) ++tree_nodes_;
+  return node;
 }
 
+// Under the mutex, or with no search running: graph_garbage_ is the mutex's.
 void Search::release_graph_node(GraphNode* node) {
-  if (!node->release()) return;
-  table_.take(node);  // no playout finds it again
-  graph_garbage_.push_back(node);
+  if (table_.drop(node)) graph_garbage_.push_back(node);  // no playout finds it again
+}
+
+GraphEdge* Search::graph_edge(GraphNode* node, int idx) {
+  std::lock_guard lock(graph_lock(node));
+  GraphEdge* prev = nullptr;
+  for (GraphEdge* c = node->first_child(); c && c->edge_index() <= idx; c = c->next_sibling()) {
+    if (c->edge_index() == idx) return c;  // another thread added it meanwhile
+    prev = c;
+  }
+  auto* edge = new GraphEdge(std::uint16_t(idx));
+  ++graph_edges_;
+  node->link_child(prev, edge);
+  return edge;
+}
+
+GraphNode* Search::graph_child(GraphNode* parent, GraphEdge* edge, const Position& after) {
+  if (GraphNode* c = edge->child()) return c;
+  std::lock_guard lock(graph_lock(parent));
+  if (GraphNode* c = edge->child()) return c;
+  GraphNode* c = acquire_graph_node(eval_key(after, 0));
+  edge->set_child(c);
+  return c;
+}
+
+void Search::note_seldepth(int depth) {
+  int seen = seldepth_.load(std::memory_order_relaxed);
+  while (depth > seen && !seldepth_.compare_exchange_weak(seen, depth, std::memory_order_relaxed)) {
+  }
 }
 
 void Search::free_graph_garbage_locked(std::size_t max_nodes) {
@@ -99,7 +128,7 @@ void Search::backup_graph(GraphNode* const* nodes, GraphEdge* const* edges, int 
     v = -v;
   }
   ++playouts_;
-  seldepth_ = std::max(seldepth_, length - 1);
+  note_seldepth(length - 1);
 }
 
 void Search::revert_graph(GraphNode* const* nodes, GraphEdge* const* edges, int length) {
@@ -131,7 +160,9 @@ Search::Pick Search::pick_leaf_graph(Worker& w, Batch& b) {
   };
   for (;;) {
     if (!node->expanded()) {
-      if (node->in_flight() > 1) {  // pending in another playout, through this path or another
+      // One playout evaluates a node: any other that reaches it before its block is there,
+      // through this path or another, is a collision.
+      if (!node->claim_expansion()) {
         revert_graph(w.graph_nodes.data(), w.graph_edges.data(), int(w.graph_nodes.size()));
         return Pick::kCollision;
       }
@@ -154,29 +185,26 @@ Search::Pick Search::pick_leaf_graph(Worker& w, Batch& b) {
     const Move move = node->block()->edges()[idx].get_move();
     w.pos.do_move(move);
     w.last_moves = {move, w.last_moves[0]};
-    if (!edge) {
-      edge = new GraphEdge(std::uint16_t(idx));
-      ++graph_edges_;
-      node->link_child(prev, edge);
-    }
+    if (!edge) edge = graph_edge(node, idx);
     // A repetition of this path or of the game is a draw for this playout: the shared node,
     // whose value and proof were learnt on other paths, is not consulted.
     if (is_repetition(w.path_keys, w.pos)) {
       edge->set_repeated();
       return end_at_edge(edge, 0.0f);
     }
-    GraphNode* child = edge->child();
-    if (!child) {
-      child = graph_node_locked(eval_key(w.pos, 0));
-      child->retain();
-      edge->set_child(child);
-    }
+    GraphNode* child = graph_child(node, edge, w.pos);
     if (child->proof() != Proof::kNone) {  // exact: no need to look further
       const Pick done = end_at_edge(edge, -child->proof_value());
       if (params_.mcts_solver)
         for (int i = int(w.graph_nodes.size()) - 1; i >= 0 && try_prove(w.graph_nodes[i]); --i) {
         }
       return done;
+    }
+    // Expanded by another thread that has not backed its value up yet: pending, as a node
+    // still at the evaluator (one thread never sees this, its expansion and backup go together).
+    if (child->expanded() && child->visits() == 0) {
+      revert_graph(w.graph_nodes.data(), w.graph_edges.data(), int(w.graph_nodes.size()));
+      return Pick::kCollision;
     }
     // A node searched through other edges: its value, not the edge's, is what this move is
     // worth. Bring the edge to it first; descend once they agree.
@@ -192,14 +220,15 @@ Search::Pick Search::pick_leaf_graph(Worker& w, Batch& b) {
   }
 }
 
+// The block goes in last: a thread that sees it sees the node's first edge and proof. Until
+// then no thread adds an edge to the node (selection only adds to expanded nodes, the prover
+// only to the root).
 void Search::expand_graph(GraphNode* node, EvalBlock* block, const Position& pos) {
-  node->set_block(block);
+  node->claim_expansion();  // the root's is not claimed by a playout
   ++expanded_nodes_;
   if (block->num_edges == 0) {
     make_terminal(node, block->value < 0 ? Proof::kLoss : Proof::kDraw);
-    return;
-  }
-  if (block->mate_plies > 0) {
+  } else if (block->mate_plies > 0) {
     // As the tree: the mating move's node exists from the start, a proven loss for the side
     // it leaves to move. A mate that used the path's repetitions never gets here (only a mate
     // that holds whatever the path is may be stored on a shared node).
@@ -207,8 +236,7 @@ void Search::expand_graph(GraphNode* node, EvalBlock* block, const Position& pos
     ++graph_edges_;
     Position after = pos;
     after.do_move(block->edges()[block->mate_edge].get_move());
-    GraphNode* child = graph_node_locked(eval_key(after, 0));
-    child->retain();
+    GraphNode* child = acquire_graph_node(eval_key(after, 0));
     edge->set_child(child);
     if (child->proof() == Proof::kNone) {
       if (block->mate_plies == 1)
@@ -219,6 +247,7 @@ void Search::expand_graph(GraphNode* node, EvalBlock* block, const Position& pos
     node->link_child(nullptr, edge);
     if (params_.mcts_solver) node->set_proof(Proof::kWin, block->mate_plies);
   }
+  node->set_block(block);
 }
 
 void Search::integrate_graph(Batch& b, int i) {
@@ -466,27 +495,12 @@ GraphNode* Search::root_child_graph_locked(Move move) {
   for (int e = 0; e < b->num_edges && idx < 0; ++e)
     if (b->edges()[e].move == move.raw()) idx = e;
   if (idx < 0) return nullptr;
-  GraphEdge* prev = nullptr;
-  GraphEdge* edge = nullptr;
-  for (GraphEdge* c = groot_->first_child(); c && c->edge_index() <= idx; c = c->next_sibling()) {
-    if (c->edge_index() == idx) edge = c;
-    prev = c;
-  }
-  if (!edge) {
-    edge = new GraphEdge(std::uint16_t(idx));
-    ++graph_edges_;
-    groot_->link_child(prev, edge);
-  }
+  GraphEdge* edge = graph_edge(groot_, idx);
   Position after = root_pos_;
   after.do_move(move);
   if (is_repetition({}, after)) edge->set_repeated();
   if (edge->repeated()) return nullptr;  // a draw the prover's proof cannot change
-  if (!edge->child()) {
-    GraphNode* child = graph_node_locked(eval_key(after, 0));
-    child->retain();
-    edge->set_child(child);
-  }
-  return edge->child();
+  return graph_child(groot_, edge, after);
 }
 
 }  // namespace zh

@@ -51,10 +51,10 @@ void Search::make_root_locked() {
   if (table_.find(key)) {
     groot_ = new GraphNode(key);
     ++tree_nodes_;
+    groot_->retain();
   } else {
-    groot_ = graph_node_locked(key);
+    groot_ = acquire_graph_node(key);
   }
-  groot_->retain();
 }
 
 void Search::free_subtree(Node* n) {
@@ -191,6 +191,7 @@ std::vector<std::string> Search::take_notes() {
   return std::exchange(notes_, {});
 }
 
+// The graph's figures are atomics: limit_reached() reads them without the mutex.
 std::size_t Search::bytes_locked() const {
   if (graph_)
     return std::size_t(tree_nodes_) * sizeof(GraphNode) +

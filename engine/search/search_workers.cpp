@@ -1,6 +1,7 @@
 // Search's worker pool: threads created once and woken per search (start, request_stop,
 // join), each keeping its mini-batches moving through the evaluator (gather under the tree
-// lock, submit outside it, complete back under it), and the stop conditions the workers check.
+// lock, submit outside it, complete back under it; the graph's gather and complete without
+// it), and the stop conditions the workers check.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -81,6 +82,7 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
     worker_state_.push_back(std::make_unique<Worker>());
     threads_.emplace_back([this, index, seen = generation_] { pool_loop(index, seen); });
   }
+  playout_slots_.store(playouts_ + pending_);
   team_size_ = n;
   busy_ = n;
   ++generation_;
@@ -145,6 +147,13 @@ void Search::check_limits_locked() {
   }
 }
 
+bool Search::limit_reached() const {
+  return root_proof_locked() != Proof::kNone ||
+         (limits_.playouts > 0 && playouts_ >= limits_.playouts) ||
+         (params_.max_tree_nodes > 0 && tree_nodes_ >= params_.max_tree_nodes) ||
+         bytes_locked() >= std::size_t(params_.max_memory_mb) << 20;
+}
+
 void Search::pool_loop(int index, std::uint64_t seen_generation) {
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -166,6 +175,7 @@ void Search::pool_loop(int index, std::uint64_t seen_generation) {
 // `may_wait` (no batch of this thread in flight whose backup would change the tree), waits a
 // little for another thread's backup. Returns false once the search stops.
 bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
+  if (graph_) return gather_graph(w, b, batch, may_wait);
   b.clear();
   int terminals = 0;
   std::unique_lock lock(mutex_);
@@ -187,6 +197,46 @@ bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
     if (stop_.load(std::memory_order_relaxed)) return false;
     // Everything selectable is pending in other threads: wait for one of their backups.
     if (may_wait && terminals == 0) backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// The graph's gather: the same loop without the mutex. A pick takes a playout slot first, so
+// the threads together never pass limits_.playouts; the limits are checked under the mutex
+// only once the atomics say one is reached (check_limits_locked's garbage freeing is for a
+// cap reached, so it is covered).
+bool Search::gather_graph(Worker& w, Batch& b, int batch, bool may_wait) {
+  b.clear();
+  const std::int64_t cap = limits_.playouts;
+  int terminals = 0;
+  int collisions = 0;
+  while (int(b.leaves.size()) < batch && !stop_.load(std::memory_order_relaxed)) {
+    if (cap > 0 && playout_slots_.fetch_add(1) >= cap) {
+      --playout_slots_;
+      break;
+    }
+    const Pick r = pick_leaf_graph(w, b);
+    if (cap > 0 && (r == Pick::kCollision || r == Pick::kStop)) --playout_slots_;
+    if (r == Pick::kDone) {
+      if (limit_reached()) {
+        std::lock_guard lock(mutex_);
+        check_limits_locked();
+      }
+      if (++terminals >= 2 * batch) break;
+    } else if (r == Pick::kCollision) {
+      if (++collisions >= batch) break;
+    } else if (r == Pick::kStop) {
+      std::lock_guard lock(mutex_);
+      check_limits_locked();
+      break;
+    }
+  }
+  if (b.leaves.empty()) {
+    if (stop_.load(std::memory_order_relaxed)) return false;
+    if (may_wait && terminals == 0) {
+      std::unique_lock lock(mutex_);
+      backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+    }
   }
   return true;
 }
@@ -232,22 +282,37 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
       b.error = std::current_exception();
     }
   }
+  if (graph_ && !b.error) {  // no lock to back up; one, short, for the garbage and the limits
+    for (int i = 0; i < k; ++i) integrate_graph(b, i);
+    b.leaves.clear();
+    {
+      std::lock_guard lock(mutex_);
+      if (!graph_garbage_.empty())
+        free_graph_garbage_locked(std::size_t(4 * std::max(1, params_.batch_size)));
+      check_limits_locked();
+    }
+    backup_cv_.notify_all();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     if (b.error) {
       for (int i = 0; i < k; ++i) {
         const Leaf& leaf = b.leaves[i];
-        if (graph_)
+        if (graph_) {
           revert_graph(b.graph_nodes.data() + leaf.path_begin,
                        b.graph_edges.data() + leaf.path_begin, leaf.path_length);
-        else
+          b.graph_nodes[leaf.path_begin + leaf.path_length - 1]->unclaim_expansion();
+        } else {
           revert(b.paths.data() + leaf.path_begin, leaf.path_length);
+        }
         if (b.blocks[i]) {
           b.blocks[i]->release();
           b.blocks[i] = nullptr;
         }
       }
       pending_ -= k;
+      playout_slots_ -= k;   // the graph's; unused by the tree
       if (error_.empty()) {  // the first failure is the one to report
         std::string what = "unknown error";
         try {

@@ -1,9 +1,10 @@
 #pragma once
 // The MCTS solver: game-theoretic results proven at the leaves (mate, stalemate, repetition, a
 // mate found by a mate search) carried up the tree, so selection stops spending visits on decided
-// moves and the search can end once the root is decided. Free functions over Node, under the
-// tree lock: anything that proves a node (the terminal tests, the leaf mate search, the root
-// prover) sets the node's proof and then lets prove_ancestors() or try_prove() do the rest.
+// moves and the search can end once the root is decided. Free functions over Node (under the
+// tree lock) and GraphNode (whose proofs are atomic words, graph.h): anything that proves a
+// node (the terminal tests, the leaf mate search, the root prover) sets the node's proof and
+// then lets prove_ancestors() or try_prove() do the rest.
 //
 // A proof is from the point of view of the side to move at the node: a node is won when one
 // child is lost (for its own side to move), in one ply more than the fastest such child; it is
