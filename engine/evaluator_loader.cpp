@@ -12,41 +12,65 @@ namespace {
 // The network that ships in models/ (its card: models/README.md).
 constexpr const char* kShippedModel = "zhbot-net-4.pt";
 
-// The network where this program can run one; a build without LibTorch plays with the
-// hand-written evaluator (and the daemon says so at start).
-const char* default_backend() { return has_evaluator_backend("torch") ? "torch" : "material"; }
+// The evaluator options as declared; evaluator_config() turns them into an EvaluatorConfig,
+// whose settings map carries the network's options to the backends that take them.
+struct EvaluatorChoice {
+  std::string backend, model, device, precision;
+  int threads;
+  float prior_temperature;
+  std::string backend_options;
+};
 
 // Built on use: the backend choices are the ones this program registered ("torch" only when
-// linked), which static registration may add after this file's own initialisation.
-OptionTable<EvaluatorConfig> backend_options() {
+// linked), which static registration may add after this file's own initialisation. The default
+// is the backend of highest priority: the network where this program can run one, else the
+// hand-written evaluator (and the daemon says so at start).
+OptionTable<EvaluatorChoice> backend_options() {
+  std::vector<std::string> choices = {"auto"};
+  for (std::string& name : evaluator_backends()) choices.push_back(std::move(name));
   return {
       "evaluator",
       {
-          {"backend", &EvaluatorConfig::backend, Choice{default_backend(), evaluator_backends()},
+          {"backend", &EvaluatorChoice::backend,
+           Choice{resolve_evaluator_backend("auto"), std::move(choices)},
            "evaluator: torch (a TorchScript network; the default where LibTorch is built "
            "in), material (hand-written, weak; the default without LibTorch), uniform "
-           "(no knowledge; tests and benchmarks) or sim (a simulated accelerator: "
-           "GPU-like latency without a GPU, for measurements and failure tests)"},
-          {"model", &EvaluatorConfig::model_path, Text{kShippedModel},
+           "(no knowledge; tests and benchmarks), sim (a simulated accelerator: "
+           "GPU-like latency without a GPU, for measurements and failure tests) or auto (the "
+           "first of these this program has)"},
+          {"model", &EvaluatorChoice::model, Text{kShippedModel},
            "TorchScript model file for the torch backend: a path, or a bare file name looked "
            "up in $ZHBOT_MODEL_DIR, <prefix>/share/zhbot/models and the source tree's models/"},
-          {"device", &EvaluatorConfig::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
-          {"precision", &EvaluatorConfig::precision,
+          {"device", &EvaluatorChoice::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
+          {"precision", &EvaluatorChoice::precision,
            Choice{"auto", {"auto", "fp32", "fp16", "bf16", "int8"}},
            "network precision: auto (fp16 on CUDA; bf16 on a CPU with native bf16; else int8 "
            "where the model has an -int8 file, else fp32), fp32, bf16 (CPU), fp16 (CUDA) or int8 "
            "(CPU: the model's -int8 file, made by training/quantize.py)"},
-          {"nn_threads", &EvaluatorConfig::threads, Int{1, 1, 256},
+          {"nn_threads", &EvaluatorChoice::threads, Int{1, 1, 256},
            "intra-op threads of the torch CPU backend"},
-          {"prior_temperature", &EvaluatorConfig::prior_temperature, Float{1.0, 0.01, 10},
+          {"prior_temperature", &EvaluatorChoice::prior_temperature, Float{1.0, 0.01, 10},
            "softmax temperature of the policy over the legal moves (CrazyAra plays 1.7)"},
-          {"backend_options", &EvaluatorConfig::backend_options, Text{""},
+          {"backend_options", &EvaluatorChoice::backend_options, Text{""},
            "settings of the backend itself, key=value,... (as lc0's backend-opts): the sim "
            "backend takes fixed_us (device time per batch, default 190) and per_position_us "
            "(per position, 8.9: a 10x128 network in fp16 on a TU104 GPU), fail_after, "
            "fail_batches and fail_rate (injected failures, engine/nn/backends/sim.h); the "
            "other backends take none"},
       }};
+}
+
+EvaluatorConfig config_of(const EvaluatorChoice& e, int max_batch) {
+  EvaluatorConfig c;
+  c.backend = resolve_evaluator_backend(e.backend);
+  c.device = e.device;
+  c.prior_temperature = e.prior_temperature;
+  c.settings = {{"model", e.model},
+                {"precision", e.precision},
+                {"nn_threads", std::to_string(e.threads)},
+                {"max_batch", std::to_string(max_batch)}};
+  c.backend_options = e.backend_options;
+  return c;
 }
 
 const OptionTable<InferenceServiceConfig> kServiceOptions{
@@ -97,12 +121,9 @@ const OptionTable<FallbackChoice> kFallbackOptions{
 
 std::string describe(const EvaluatorConfig& c) {
   std::string s = "evaluator '" + c.backend + "'";
-  if (!c.model_path.empty()) s += " (model file '" + c.model_path + "')";
+  if (const std::string model = c.setting("model"); !model.empty())
+    s += " (model file '" + model + "')";
   return s;
-}
-
-bool weightless(const std::string& backend) {
-  return backend == "uniform" || backend == "material";
 }
 
 // "cuda:0,cuda:1" -> {"cuda:0", "cuda:1"}: one evaluator per device.
@@ -124,18 +145,15 @@ std::vector<std::string> device_list(const std::string& text) {
   }
 }
 
-// What games move with while the device is down: the same network on the CPU behind its own
-// service, else the material evaluator.
+// What games move with while the device is down: the same evaluator on the CPU behind its own
+// service where the backend has one, else the material evaluator.
 std::shared_ptr<Evaluator> make_fallback(const EvaluatorConfig& config, const Options& options,
                                          std::vector<std::string>& warnings) {
-  if (config.backend == "torch") {
-    EvaluatorConfig cpu = config;
-    cpu.device = "cpu";
-    cpu.precision = "auto";
+  if (const std::optional<EvaluatorConfig> cpu = evaluator_on_cpu(config)) {
     try {
       InferenceServiceConfig service = kServiceOptions.read(options);
       service.in_flight = 1;
-      return std::make_shared<InferenceService>(make_evaluator(cpu), service);
+      return std::make_shared<InferenceService>(make_evaluator(*cpu), service);
     } catch (const std::exception& e) {
       warnings.push_back("the network cannot run on the CPU as the failover evaluator (" +
                          std::string(e.what()) + "); a failing device falls back to material");
@@ -157,9 +175,7 @@ void declare_evaluator_options(Options& options) {
 }
 
 EvaluatorConfig evaluator_config(const Options& options) {
-  EvaluatorConfig c = backend_options().read(options);
-  c.max_batch = kServiceOptions.read(options).max_batch;
-  return c;
+  return config_of(backend_options().read(options), kServiceOptions.read(options).max_batch);
 }
 
 InferenceServiceConfig inference_service_config(const Options& options) {
@@ -168,7 +184,9 @@ InferenceServiceConfig inference_service_config(const Options& options) {
   return c;
 }
 
-EvaluatorConfig default_evaluator_config() { return backend_options().defaults(); }
+EvaluatorConfig default_evaluator_config() {
+  return config_of(backend_options().defaults(), kServiceOptions.defaults().max_batch);
+}
 
 InferenceServiceConfig default_inference_service_config() {
   Options options;
@@ -192,8 +210,7 @@ constexpr DeviceDefault kGpuDefaults[] = {
 }  // namespace
 
 DeviceProfile DeviceProfile::of(const EvaluatorConfig& c) {
-  return DeviceProfile(c.backend == "sim" ||
-                       (c.backend == "torch" && c.device.rfind("cuda", 0) == 0));
+  return DeviceProfile(evaluator_on_device(c));
 }
 
 const char* DeviceProfile::default_of(std::string_view option) const {
@@ -247,7 +264,7 @@ LoadedEvaluator load_evaluator(const Options& given, LoadPolicy policy) {
     backends.push_back(make_evaluator(config));
   }
   out.backend = config.backend;
-  if (weightless(config.backend) && !policy.batch_weightless) {
+  if (evaluator_is_weightless(config) && !policy.batch_weightless) {
     out.evaluator = std::shared_ptr<Evaluator>(std::move(backends.front()));
     return out;
   }

@@ -37,8 +37,10 @@ struct Bool {
 struct Text {
   std::string_view value;
 };
-struct Choice {  // one of a fixed set, read as the chosen text
-  std::string_view value;
+// One of a fixed set, read as the chosen text. The default is owned: one worked out at run
+// time (the evaluator backend of highest priority) may be given.
+struct Choice {
+  std::string value;
   std::vector<std::string> choices;
 };
 template <class E>

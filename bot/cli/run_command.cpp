@@ -75,7 +75,7 @@ bot::EvaluatorView evaluator_view(const LoadedEvaluator& e, const EvaluatorConfi
   bot::EvaluatorView v;
   v.backend = e.backend;
   v.device = config.device;
-  v.precision = config.precision;
+  v.precision = config.setting("precision");
   v.healthy = f.healthy;
   v.failures = f.failures;
   v.nodes_per_second = metrics.nodes_per_second();

@@ -161,9 +161,11 @@ int run_nnbench(const NnbenchOptions& o) {
   const Options options = evaluator_options(o);
   EvaluatorConfig config = evaluator_config(options);
   config.backend = "torch";
-  config.model_path = o.model;
+  config.settings["model"] = o.model;
+  config.backend_options.clear();
+  BackendOptions none("torch", "");
   const int max_wait_us = inference_service_config(options).max_wait_us;
-  TorchEvaluator torch(config);
+  TorchEvaluator torch(torch_config_of(config, none));
   const TorchModelInfo& info = torch.info();
   const int max_batch = *std::max_element(batches.begin(), batches.end());
   const std::vector<EvalInput> pool = position_pool(std::max(256, 4 * max_batch));

@@ -58,13 +58,13 @@ void add_nneval_command(CLI::App& app) {
   auto a = std::make_shared<NnevalArgs>();
   a->evaluator.backend = "torch";
   // fp32 unless asked: nneval is how an exported network is checked against PyTorch's fp32.
-  a->evaluator.precision = "fp32";
-  cmd->add_option("--model,-m", a->evaluator.model_path, "TorchScript model file (.pt)");
+  a->evaluator.settings["precision"] = "fp32";
+  cmd->add_option("--model,-m", a->evaluator.settings["model"], "TorchScript model file (.pt)");
   cmd->add_option("--backend", a->evaluator.backend, "evaluator backend")
       ->default_str(a->evaluator.backend);
-  cmd->add_option("--precision", a->evaluator.precision,
+  cmd->add_option("--precision", a->evaluator.settings["precision"],
                   "auto, fp32, bf16 (CPU), fp16 (CUDA) or int8 (CPU)")
-      ->default_str(a->evaluator.precision);
+      ->default_str(a->evaluator.setting("precision"));
   cmd->add_option("--records", a->records, "a training shard (.zhrec)")->required();
   cmd->add_option("--count", a->count, "records to evaluate (from the start)")
       ->default_str(std::to_string(a->count));

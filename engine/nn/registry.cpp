@@ -1,35 +1,25 @@
 #include "engine/nn/registry.h"
 
 #include <algorithm>
-#include <map>
 #include <mutex>
 #include <stdexcept>
 
-#include "engine/nn/backends/material.h"
-#include "engine/nn/backends/sim.h"
-#include "engine/nn/backends/uniform.h"
+#include "engine/nn/backends/builtin_backends.h"
 
 namespace zh {
 namespace {
 
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, BackendFactory> factories;
+  std::map<std::string, BackendRegistration, std::less<>> backends;
 };
 
-// Function-local static: safe to use from other libraries' static initialisers.
+// Function-local static: safe to use from other libraries' static initialisers. The built-in
+// backends come from one explicit list, so none depends on the linker keeping an object file.
 Registry& registry() {
   static Registry* instance = [] {
     auto* r = new Registry;  // never destroyed: registrars may run during static teardown
-    r->factories["uniform"] = [](const EvaluatorConfig&) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<UniformEvaluator>();
-    };
-    r->factories["material"] = [](const EvaluatorConfig& config) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<MaterialEvaluator>(config.prior_temperature);
-    };
-    r->factories["sim"] = [](const EvaluatorConfig& config) -> std::unique_ptr<Evaluator> {
-      return std::make_unique<SimEvaluator>(parse_sim_options(config.backend_options));
-    };
+    for (BackendRegistration& b : builtin_backends()) r->backends[b.name] = std::move(b);
     return r;
   }();
   return *instance;
@@ -41,33 +31,31 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
-// Why "torch" is missing, so the user knows whether to rebuild or to relink.
-std::string torch_missing_reason() {
-#if defined(ZH_TORCH_BUILT) && ZH_TORCH_BUILT
-  return "the torch backend is built (library zh_nn_torch) but this program does not link it";
-#else
-  return "this build has no LibTorch support (configured with -DZH_WITH_TORCH=OFF); "
-         "reconfigure with -DZH_WITH_TORCH=ON (needs libtorch-dev) or use backend "
-         "\"uniform\" or \"material\"";
-#endif
-}
-
 }  // namespace
 
-bool register_evaluator_backend(const std::string& name, BackendFactory factory) {
+std::string EvaluatorConfig::setting(std::string_view key) const {
+  const auto it = settings.find(key);
+  return it == settings.end() ? std::string() : it->second;
+}
+
+bool register_evaluator_backend(BackendRegistration backend) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  r.factories[name] = factory;
+  r.backends[backend.name] = std::move(backend);
   return true;
 }
 
 std::vector<std::string> evaluator_backends() {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  // Built-in fallbacks first, then the optional ones alphabetically.
-  std::vector<std::string> names = {"uniform", "material"};
-  for (const auto& [name, factory] : r.factories)
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  std::vector<std::pair<int, std::string>> ranked;
+  {
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    for (const auto& [name, b] : r.backends)
+      if (b.make) ranked.emplace_back(-b.priority, name);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::string> names;
+  for (auto& [priority, name] : ranked) names.push_back(std::move(name));
   return names;
 }
 
@@ -76,29 +64,59 @@ bool has_evaluator_backend(const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& config) {
-  if (config.prior_temperature <= 0.0f)
+std::string resolve_evaluator_backend(const std::string& name) {
+  if (name != "auto") return name;
+  const std::vector<std::string> names = evaluator_backends();
+  if (names.empty()) throw std::runtime_error("no evaluator backend is registered");
+  return names.front();
+}
+
+std::optional<BackendRegistration> find_evaluator_backend(const std::string& name) {
+  const std::string resolved = resolve_evaluator_backend(name);
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.backends.find(resolved);
+  if (it == r.backends.end()) return std::nullopt;
+  return it->second;
+}
+
+std::unique_ptr<Evaluator> make_evaluator(const EvaluatorConfig& given) {
+  if (given.prior_temperature <= 0.0f)
     throw std::runtime_error("prior temperature must be > 0 (got " +
-                             std::to_string(config.prior_temperature) + ")");
-  BackendFactory factory = nullptr;
-  {
-    Registry& r = registry();
-    std::lock_guard lock(r.mutex);
-    auto it = r.factories.find(config.backend);
-    if (it != r.factories.end()) factory = it->second;
-  }
-  if (factory == nullptr) {
-    if (config.backend == "torch")
-      throw std::runtime_error("evaluator backend \"torch\": " + torch_missing_reason());
+                             std::to_string(given.prior_temperature) + ")");
+  EvaluatorConfig config = given;
+  config.backend = resolve_evaluator_backend(given.backend);
+  const std::optional<BackendRegistration> backend = find_evaluator_backend(config.backend);
+  if (!backend)
     throw std::runtime_error("unknown evaluator backend \"" + config.backend +
                              "\"; available: " + join(evaluator_backends()));
-  }
-  // Only the sim backend has settings of its own: a setting given to another is a mistake.
-  if (!config.backend_options.empty() && config.backend != "sim")
+  if (!backend->make)
     throw std::runtime_error("evaluator backend \"" + config.backend +
-                             "\" takes no backend_options (got \"" + config.backend_options +
-                             "\")");
-  return factory(config);
+                             "\": " + backend->unavailable);
+  try {
+    BackendOptions own(config.backend, config.backend_options);
+    std::unique_ptr<Evaluator> evaluator = backend->make(config, own);
+    own.check_all_taken();
+    return evaluator;
+  } catch (const std::invalid_argument& e) {  // a bad setting: the operator's to change
+    throw std::runtime_error(e.what());
+  }
+}
+
+bool evaluator_is_weightless(const EvaluatorConfig& config) {
+  const std::optional<BackendRegistration> b = find_evaluator_backend(config.backend);
+  return b && b->weightless;
+}
+
+bool evaluator_on_device(const EvaluatorConfig& config) {
+  const std::optional<BackendRegistration> b = find_evaluator_backend(config.backend);
+  return b && b->on_device && b->on_device(config);
+}
+
+std::optional<EvaluatorConfig> evaluator_on_cpu(const EvaluatorConfig& config) {
+  const std::optional<BackendRegistration> b = find_evaluator_backend(config.backend);
+  if (!b || !b->on_cpu) return std::nullopt;
+  return b->on_cpu(config);
 }
 
 }  // namespace zh

@@ -21,7 +21,8 @@ TEST_F(E2eGame, FullGameAgainstFairyStockfishEndsCleanlyWithAPgn) {
 #ifdef ZH_E2E_WITH_TORCH
   EXPECT_TRUE(bot.wait_log("nn: loaded", 30s)) << bot.log();
   // The network zhbot ships (its built-in default), whichever that is.
-  EXPECT_NE(bot.log().find(default_evaluator_config().model_path), std::string::npos) << bot.log();
+  EXPECT_NE(bot.log().find(default_evaluator_config().setting("model")), std::string::npos)
+      << bot.log();
 #endif
   Json spec = challenge_spec("Fairy", true, engine_opponent(0, 40), 60, 0);
   spec["initial_ms"] = 15000;

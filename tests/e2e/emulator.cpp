@@ -20,29 +20,16 @@ bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds tim
 }
 
 Emulator::Emulator(const std::filesystem::path& dir, std::vector<std::string> extra_args)
-    : port_file_(dir / "emulator.port") {
-  std::filesystem::remove(port_file_);
-  std::vector<std::string> argv = {
-      zh::test::emulator_bin(), "--port", "0",       "--port-file", port_file_.string(),
-      "--heartbeat-ms",         "200",    "--token", kToken,        "--log-requests"};
-  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  process_ = std::make_unique<ChildProcess>(argv, harness_child(dir / "emulator.log"));
-  const bool up = eventually(
-      [&] {
-        const std::string text = read_text(port_file_);
-        port_ = text.empty() ? 0 : std::stoi(text);
-        return port_ > 0 || !process_->running();
-      },
-      10s, 10ms);
-  if (!up || port_ == 0)
-    throw std::runtime_error("lichess-emulator did not start; see " +
-                             (dir / "emulator.log").string());
-}
+    : launched_([&] {
+        std::vector<std::string> args = {"--token", kToken, "--log-requests"};
+        args.insert(args.end(), extra_args.begin(), extra_args.end());
+        return emulator::EmulatorLaunch{.dir = dir, .args = std::move(args)};
+      }()) {}
 
 Json Emulator::get(const std::string& path) { return Json::parse(get_text(path)); }
 
 std::string Emulator::get_text(const std::string& path) {
-  httplib::Client c("127.0.0.1", port_);
+  httplib::Client c("127.0.0.1", port());
   c.set_read_timeout(10, 0);
   auto r = c.Get(path.c_str());
   if (!r) throw std::runtime_error("admin GET " + path + " failed");
@@ -50,7 +37,7 @@ std::string Emulator::get_text(const std::string& path) {
 }
 
 Json Emulator::post(const std::string& path, const Json& body) {
-  httplib::Client c("127.0.0.1", port_);
+  httplib::Client c("127.0.0.1", port());
   c.set_read_timeout(10, 0);
   auto r = c.Post(path.c_str(), body.dump(), "application/json");
   if (!r) throw std::runtime_error("admin POST " + path + " failed");

@@ -12,6 +12,7 @@
 
 #include "engine/util/child_process.h"
 #include "tests/e2e/harness_io.h"
+#include "tests/emulator/emulator_launch.h"
 
 namespace zh::e2e {
 
@@ -32,9 +33,9 @@ class Emulator {
   Emulator(const Emulator&) = delete;
   Emulator& operator=(const Emulator&) = delete;
 
-  int port() const { return port_; }
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  ChildProcess& process() { return *process_; }
+  int port() const { return launched_.port(); }
+  std::string base_url() const { return launched_.base_url(); }
+  ChildProcess& process() { return launched_.process(); }
 
   // The admin API (no auth). Throws std::runtime_error when the request fails.
   Json get(const std::string& path);
@@ -57,9 +58,7 @@ class Emulator {
   Json wait_plies(const std::string& game_id, int plies, std::chrono::milliseconds timeout);
 
  private:
-  std::filesystem::path port_file_;
-  std::unique_ptr<ChildProcess> process_;
-  int port_ = 0;
+  emulator::LaunchedEmulator launched_;
 };
 
 bool game_over(const Json& game);

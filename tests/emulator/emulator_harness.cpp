@@ -1,20 +1,14 @@
 #include "tests/emulator/emulator_harness.h"
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <stdlib.h>
 
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 #include "engine/chess/game.h"
 #include "engine/chess/notation.h"
-#include "tests/support/test_paths.h"
-
-extern char** environ;
 
 namespace zh::emulator::test {
 namespace {
@@ -27,51 +21,17 @@ httplib::Headers bearer(const std::string& token) {
 
 EmulatorProcess::EmulatorProcess(std::vector<std::string> args) {
   signal(SIGPIPE, SIG_IGN);
-  char tmpl[] = "zh-emulator-port-XXXXXX";  // in the test's working directory (the build)
-  const int fd = mkstemp(tmpl);
-  if (fd < 0) throw std::runtime_error("cannot create a port file");
-  close(fd);
-  unlink(tmpl);
-  port_file_ = tmpl;
-  std::vector<std::string> argv_s = {
-      zh::test::emulator_bin(), "--port", "0", "--port-file", port_file_, "--heartbeat-ms", "200"};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  if (posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error("cannot start " + zh::test::emulator_bin());
-  for (int i = 0; i < 500 && port_ == 0; ++i) {
-    std::ifstream in(port_file_);
-    if (!(in >> port_)) port_ = 0;
-    if (port_ == 0) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error("the emulator exited at start");
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-  }
-  if (port_ == 0) throw std::runtime_error("the emulator did not start listening");
+  char tmpl[] = "zh-emulator-XXXXXX";  // in the test's working directory (the build)
+  if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("cannot create a folder for the emulator");
+  dir_ = tmpl;
+  launched_ = std::make_unique<LaunchedEmulator>(EmulatorLaunch{.dir = dir_, .args = args});
+  port_ = launched_->port();
 }
 
 EmulatorProcess::~EmulatorProcess() {
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    for (int i = 0; i < 300; ++i) {
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
-    }
-  }
-  unlink(port_file_.c_str());
+  launched_.reset();  // ends it before its folder goes
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
 }
 
 httplib::Result EmulatorProcess::get(const std::string& path, const std::string& token) {

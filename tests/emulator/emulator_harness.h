@@ -4,18 +4,21 @@
 // (the admin API).
 
 #include <httplib.h>
-#include <sys/types.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/emulator/emulator_launch.h"
 
 namespace zh::emulator::test {
 
@@ -25,14 +28,14 @@ using namespace std::chrono_literals;
 
 class EmulatorProcess {
  public:
-  // Starts the emulator with `args` added; waits until it listens. Throws on failure.
+  // Starts the emulator with `args` added, its log in a folder of the working directory (the
+  // build) that goes with it; waits until it listens. Throws on failure.
   explicit EmulatorProcess(std::vector<std::string> args = {});
   ~EmulatorProcess();
   EmulatorProcess(const EmulatorProcess&) = delete;
   EmulatorProcess& operator=(const EmulatorProcess&) = delete;
 
   int port() const { return port_; }
-  pid_t pid() const { return pid_; }
 
   // --- the bot's side (Bearer token) ---
   httplib::Result get(const std::string& path, const std::string& token = kToken);
@@ -47,9 +50,9 @@ class EmulatorProcess {
                  std::chrono::milliseconds timeout = 5s);
 
  private:
-  pid_t pid_ = -1;
+  std::filesystem::path dir_;
+  std::unique_ptr<LaunchedEmulator> launched_;
   int port_ = 0;
-  std::string port_file_;
 };
 
 // An NDJSON stream read on a background thread, as the bot's stream reader would. The

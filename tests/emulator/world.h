@@ -1,11 +1,13 @@
 #pragma once
 // The emulated lichess: the bot account, simulated users, challenges, games and the open
-// streams, behind one mutex. Routes call it with already-parsed input and get the lichess
+// streams, behind one mutex; one source file per part of the API it serves (world.cpp says
+// which). Routes call it with already-parsed input and get the lichess
 // reply back; a ticker thread runs clocks, expiries and countdowns; one driver thread per
 // game plays the simulated opponent.
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -150,11 +152,19 @@ class World {
     std::shared_ptr<std::atomic<bool>> done;
   };
 
-  // All private helpers expect mu_ held.
+  // All private helpers but bot_game_action expect mu_ held.
   GameRecord* find_game(const std::string& id);
   ApiReply not_found(const std::string& what = "Not found.") const;
   ApiReply error(int status, const std::string& text) const;
   ApiReply bot_game_or_error(const std::string& id, GameRecord*& rec);
+  // A bot's action in its game `id` (abort, resign, claims, offers): 404 for no such game, 400
+  // with the game's reason when it refuses, else the change announced. Takes mu_ itself.
+  struct BotActionResult {
+    std::optional<std::string> refused;
+    bool changed = true;
+  };
+  using BotAction = std::function<BotActionResult(EmuGame& game, Color bot, SteadyTime now)>;
+  ApiReply bot_game_action(const std::string& id, const BotAction& act);
   std::string new_id();
   // The bot, a simulated user or a player of a game, by id (any case).
   std::optional<PlayerInfo> find_user(const std::string& id) const;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -12,18 +13,38 @@
 namespace zh {
 namespace {
 
-// A network backend whose model cannot be loaded, as a corrupt or missing file would fail.
-std::unique_ptr<Evaluator> broken_network(const EvaluatorConfig& config) {
-  throw std::runtime_error("model file '" + config.model_path + "': is not a TorchScript archive");
+BackendRegistration network(std::string name, bool loads) {
+  BackendRegistration b;
+  b.name = std::move(name);
+  b.priority = -10;  // never `auto`
+  if (loads)         // a working network stand-in: the loader puts any network behind a service
+    b.make = [](const EvaluatorConfig&, BackendOptions&) -> std::unique_ptr<Evaluator> {
+      return std::make_unique<UniformEvaluator>();
+    };
+  else  // a model that cannot be loaded, as a corrupt or missing file would fail
+    b.make = [](const EvaluatorConfig& config, BackendOptions&) -> std::unique_ptr<Evaluator> {
+      throw std::runtime_error("model file '" + config.setting("model") +
+                               "': is not a TorchScript archive");
+    };
+  // A GPU network: on a device where `device` names one.
+  b.on_device = [](const EvaluatorConfig& c) { return c.device.rfind("cuda", 0) == 0; };
+  return b;
 }
 
-// A working network stand-in (weights or not, the factory puts any network behind a service).
-std::unique_ptr<Evaluator> working_network(const EvaluatorConfig&) {
-  return std::make_unique<UniformEvaluator>();
+// One that can also run on the CPU: the failover's stand-in is itself there.
+BackendRegistration network_with_cpu_stand_in() {
+  BackendRegistration b = network("cpu-capable-net", true);
+  b.on_cpu = [](const EvaluatorConfig& c) -> std::optional<EvaluatorConfig> {
+    EvaluatorConfig cpu = c;
+    cpu.device = "cpu";
+    return cpu;
+  };
+  return b;
 }
 
-const bool kRegistered = register_evaluator_backend("broken-net", broken_network) &&
-                         register_evaluator_backend("working-net", working_network);
+const bool kRegistered = register_evaluator_backend(network("broken-net", false)) &&
+                         register_evaluator_backend(network("working-net", true)) &&
+                         register_evaluator_backend(network_with_cpu_stand_in());
 
 Options evaluator_options(const std::string& backend) {
   EXPECT_TRUE(kRegistered);
@@ -80,6 +101,31 @@ TEST(EvaluatorLoader, NetworksGoBehindOneServiceWeightlessBackendsDoNot) {
   EXPECT_EQ(shared.evaluator->name(), "batched(material)");
 }
 
+// Failover wraps whatever backend runs on a device, with the backend's own CPU stand-in where
+// its registration has one, else the material evaluator; a backend on the CPU goes unwrapped.
+TEST(EvaluatorLoader, FailoverWrapsAnyBackendOnADevice) {
+  Options o = evaluator_options("working-net");
+  EXPECT_EQ(load_evaluator(o, LoadPolicy::exact()).failover, nullptr);
+  o.set("device", "cuda:0");
+  const LoadedEvaluator on_device = load_evaluator(o, LoadPolicy::exact());
+  ASSERT_NE(on_device.failover, nullptr);
+  EXPECT_EQ(on_device.evaluator, on_device.failover);
+  EXPECT_EQ(on_device.failover->fallback().name(), "material");
+  o.set("backend", "cpu-capable-net");
+  const LoadedEvaluator stand_in = load_evaluator(o, LoadPolicy::exact());
+  ASSERT_NE(stand_in.failover, nullptr);
+  EXPECT_EQ(stand_in.failover->fallback().name(), "batched(uniform)");
+  o.set("failover", "false");
+  EXPECT_EQ(load_evaluator(o, LoadPolicy::exact()).failover, nullptr);
+}
+
+// `auto` is the backend of highest priority this program has.
+TEST(EvaluatorLoader, AutoIsTheHighestPriorityBackend) {
+  Options o = evaluator_options("auto");
+  EXPECT_EQ(evaluator_config(o).backend, "material");
+  EXPECT_EQ(load_evaluator(o, LoadPolicy::exact()).backend, "material");
+}
+
 TEST(EvaluatorLoader, TheFallbackOptionPicksTheDaemonsPolicy) {
   Options o = evaluator_options("material");
   EXPECT_EQ(o.get_string("fallback"), "none");  // a daemon without a network does not start
@@ -96,23 +142,31 @@ TEST(EvaluatorLoader, TheDeviceProfileSizesOnlyWhatADeviceChanges) {
   EXPECT_EQ(DeviceProfile::gpu().default_of("cpuct_init"), nullptr);
   EXPECT_EQ(DeviceProfile::cpu().batches_in_flight(), 1);
   EXPECT_EQ(DeviceProfile::gpu().batches_in_flight(), 2);
+  // Where a backend runs is its registration's to say.
+  EXPECT_TRUE(kRegistered);
   EvaluatorConfig c = default_evaluator_config();
   EXPECT_FALSE(DeviceProfile::of(c).on_device());
-  c.backend = "torch";
+  c.backend = "working-net";
+  EXPECT_FALSE(DeviceProfile::of(c).on_device());
   c.device = "cuda:1";
   EXPECT_TRUE(DeviceProfile::of(c).on_device());
   c.backend = "material";  // a weightless backend runs on the CPU whatever the device says
   EXPECT_FALSE(DeviceProfile::of(c).on_device());
   c.backend = "sim";
   EXPECT_TRUE(DeviceProfile::of(c).on_device());
+  c.backend = "no-such-backend";
+  EXPECT_FALSE(DeviceProfile::of(c).on_device());
 }
 
 TEST(EvaluatorLoader, DefaultsComeFromTheDeclarations) {
   const EvaluatorConfig c = default_evaluator_config();
-  EXPECT_EQ(c.backend, "material");
+  EXPECT_EQ(c.backend, "material");  // the highest priority here: no torch is linked
   EXPECT_EQ(c.device, "cpu");
-  EXPECT_EQ(c.precision, "auto");
-  EXPECT_EQ(c.threads, 1);
+  EXPECT_EQ(c.setting("model"), "zhbot-net-4.pt");
+  EXPECT_EQ(c.setting("precision"), "auto");
+  EXPECT_EQ(c.setting("nn_threads"), "1");
+  EXPECT_EQ(c.setting("max_batch"), "32");
+  EXPECT_TRUE(c.backend_options.empty());
   EXPECT_FLOAT_EQ(c.prior_temperature, 1.0f);
   EXPECT_EQ(default_inference_service_config().max_batch, 32);
   EXPECT_EQ(default_inference_service_config().max_wait_us, 500);

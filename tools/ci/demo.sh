@@ -7,16 +7,16 @@
 set -euo pipefail
 build=${1:-build/default}
 zhbot="$build/bot/zhbot"
-emulator="$build/tests/emulator/lichess-emulator"
+launch="$build/tests/emulator/lichess-emulator-launch"  # starts the emulator, prints its port
 [[ -x $zhbot ]] || { echo "demo: $zhbot is missing; run 'make build' first" >&2; exit 1; }
 # The emulator is a test program: a build configured with -DZH_BUILD_TESTS=OFF has none.
-if [[ ! -x $emulator ]]; then
+if [[ ! -x $launch ]]; then
   if grep -qs '^ZH_BUILD_TESTS:BOOL=OFF$' "$build/CMakeCache.txt"; then
     echo "demo: the offline demo plays against the lichess emulator, which is built with the" \
       "tests, and $build was configured with -DZH_BUILD_TESTS=OFF. Set LICHESS_BOT_TOKEN to" \
       "play on lichess.org instead, or configure with -DZH_BUILD_TESTS=ON for the demo." >&2
   else
-    echo "demo: $emulator is missing; run 'make build' first" >&2
+    echo "demo: $launch is missing; run 'make build' first" >&2
   fi
   exit 1
 fi
@@ -38,12 +38,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$emulator" --port 0 --port-file "$run_dir/port" --token "$token" --challenge "$challenge" \
-  >"$run_dir/emulator.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [[ -s $run_dir/port ]] && break; sleep 0.1; done
-[[ -s $run_dir/port ]] || { echo "demo: the emulator did not start:" >&2; cat "$run_dir/emulator.log" >&2; exit 1; }
-port=$(cat "$run_dir/port")
+# lichess's own keep-alive interval; the emulator lives until this script's end closes its input.
+coproc EMULATOR { exec "$launch" --dir "$run_dir" --heartbeat-ms 6000 -- --token "$token" \
+  --challenge "$challenge"; }
+pids+=("$EMULATOR_PID")
+read -r port <&"${EMULATOR[0]}" ||
+  { echo "demo: the emulator did not start:" >&2; cat "$run_dir/emulator.log" >&2; exit 1; }
 echo "demo: lichess emulator on http://127.0.0.1:$port (log: $run_dir/emulator.log)"
 
 sed -e "s|DEMO_PORT|$port|" -e "s|DEMO_DIR|$run_dir|" config/demo.yaml >"$run_dir/demo.yaml"

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "engine/nn/backends/builtin_backends.h"
+
 namespace zh {
 namespace {
 
@@ -106,6 +108,17 @@ void MaterialEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Ev
     }
     for (MovePrior& p : out.priors) p.prior /= total;
   }
+}
+
+BackendRegistration material_backend() {
+  BackendRegistration b;
+  b.name = "material";
+  b.priority = 30;  // where no network backend is linked, the default
+  b.weightless = true;
+  b.make = [](const EvaluatorConfig& config, BackendOptions&) -> std::unique_ptr<Evaluator> {
+    return std::make_unique<MaterialEvaluator>(config.prior_temperature);
+  };
+  return b;
 }
 
 }  // namespace zh

@@ -1,12 +1,12 @@
 #include "engine/nn/backends/sim.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "engine/nn/backends/builtin_backends.h"
 #include "engine/util/clock.h"
 
 namespace zh {
@@ -23,43 +23,33 @@ std::uint64_t mix(std::uint64_t x) {
 // In [0, 1).
 double unit(std::uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
 
-template <typename T>
-T number_of(std::string_view key, std::string_view value) {
-  T out{};
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
-  if (ec != std::errc() || end != value.data() + value.size())
-    throw std::invalid_argument("sim backend_options: " + std::string(key) + "=" +
-                                std::string(value) + " is not a number");
-  return out;
-}
-
 }  // namespace
 
-SimConfig parse_sim_options(std::string_view text) {
+SimConfig sim_config_of(BackendOptions& own) {
   SimConfig c = kSimDefaults;
-  while (!text.empty()) {
-    const std::size_t comma = text.find(',');
-    const std::string_view item = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-    const std::size_t eq = item.find('=');
-    const std::string_view key = item.substr(0, eq);
-    const std::string_view value = eq == std::string_view::npos ? "" : item.substr(eq + 1);
-    if (key == "fixed_us")
-      c.fixed_us = number_of<double>(key, value);
-    else if (key == "per_position_us")
-      c.per_position_us = number_of<double>(key, value);
-    else if (key == "fail_after")
-      c.fail_after = number_of<std::int64_t>(key, value);
-    else if (key == "fail_batches")
-      c.fail_batches = number_of<std::int64_t>(key, value);
-    else if (key == "fail_rate")
-      c.fail_rate = number_of<double>(key, value);
-    else
-      throw std::invalid_argument("sim backend_options: unknown setting '" + std::string(item) +
-                                  "' (fixed_us, per_position_us, fail_after, fail_batches, "
-                                  "fail_rate)");
-  }
+  c.fixed_us = own.take_number("fixed_us", c.fixed_us);
+  c.per_position_us = own.take_number("per_position_us", c.per_position_us);
+  c.fail_after = own.take_number("fail_after", c.fail_after);
+  c.fail_batches = own.take_number("fail_batches", c.fail_batches);
+  c.fail_rate = own.take_number("fail_rate", c.fail_rate);
+  own.check_all_taken();
   return c;
+}
+
+SimConfig parse_sim_options(std::string_view text) {
+  BackendOptions own("sim", text);
+  return sim_config_of(own);
+}
+
+BackendRegistration sim_backend() {
+  BackendRegistration b;
+  b.name = "sim";
+  b.priority = 10;  // for measurements and failure tests, never the default
+  b.make = [](const EvaluatorConfig&, BackendOptions& own) -> std::unique_ptr<Evaluator> {
+    return std::make_unique<SimEvaluator>(sim_config_of(own));
+  };
+  b.on_device = [](const EvaluatorConfig&) { return true; };  // whatever `device` says
+  return b;
 }
 
 SimEvaluator::SimEvaluator(SimConfig config) : config_(config) {

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string_view>
 
+#include "engine/nn/backend_options.h"
 #include "engine/nn/evaluator.h"
 
 namespace zh {
@@ -34,9 +35,11 @@ struct SimConfig {
 // docs/gpu-engine.md).
 inline constexpr SimConfig kSimDefaults{.fixed_us = 190.0, .per_position_us = 8.9};
 
-// "fixed_us=200,fail_after=20" over kSimDefaults: the keys are SimConfig's fields (fixed_us,
-// per_position_us, fail_after, fail_batches, fail_rate); "" is the defaults. Throws
-// std::invalid_argument naming the setting for an unknown key or a value that is not a number.
+// The sim's own settings over kSimDefaults: the keys are SimConfig's fields (fixed_us,
+// per_position_us, fail_after, fail_batches, fail_rate). Throws std::invalid_argument naming the
+// setting for an unknown key or a value that is not a number.
+SimConfig sim_config_of(BackendOptions& own);
+// The same from a backend_options string, "fixed_us=200,fail_after=20" ("" is the defaults).
 SimConfig parse_sim_options(std::string_view text);
 
 class SimEvaluator final : public Evaluator {

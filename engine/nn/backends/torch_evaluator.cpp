@@ -127,7 +127,7 @@ struct TorchEvaluator::Impl {
   }
 };
 
-TorchEvaluator::TorchEvaluator(const EvaluatorConfig& config) : impl_(std::make_unique<Impl>()) {
+TorchEvaluator::TorchEvaluator(const TorchConfig& config) : impl_(std::make_unique<Impl>()) {
   const auto started = zh::steady_clock().now();
   Impl& m = *impl_;
   std::string path = resolve_model_path(config.model_path);

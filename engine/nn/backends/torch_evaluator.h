@@ -22,6 +22,21 @@
 
 namespace zh {
 
+// The torch backend's settings.
+struct TorchConfig {
+  std::string model_path;          // TorchScript file: a path or a bare name (model_path.h)
+  std::string device = "cpu";      // "cpu" | "cuda" | "cuda:N"
+  std::string precision = "auto";  // "auto" | "fp32" | "fp16" (cuda) | "bf16" (cpu) | "int8" (cpu)
+  int threads = 1;                 // intra-op threads on the CPU
+  float prior_temperature = 1.0f;  // softmax temperature over the legal moves' logits
+  int max_batch = 0;               // the largest batch it will see (its CUDA buckets)
+};
+
+// Its parser: the evaluator's model, device, precision, nn_threads, prior_temperature and
+// max_batch; it takes no backend_options. Throws std::invalid_argument for a number that is
+// not one, or any backend option.
+TorchConfig torch_config_of(const EvaluatorConfig& config, BackendOptions& own);
+
 struct TorchModelInfo {
   std::string path;
   std::string device;        // as resolved: "cpu", "cuda:0", ...
@@ -43,7 +58,7 @@ class TorchEvaluator final : public Evaluator {
  public:
   // Loads and checks the model (a dummy batch must give the expected shapes). Throws
   // std::runtime_error naming the file and, for shape problems, the shape found and expected.
-  explicit TorchEvaluator(const EvaluatorConfig& config);
+  explicit TorchEvaluator(const TorchConfig& config);
   ~TorchEvaluator() override;
   TorchEvaluator(const TorchEvaluator&) = delete;
   TorchEvaluator& operator=(const TorchEvaluator&) = delete;

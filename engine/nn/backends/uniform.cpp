@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "engine/nn/backends/builtin_backends.h"
+
 namespace zh {
 
 void UniformEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
@@ -17,6 +19,17 @@ void UniformEvaluator::evaluate(std::span<const EvalInput> inputs, std::span<Eva
     out.priors.reserve(moves.size());
     for (Move m : moves) out.priors.push_back({m, p});
   }
+}
+
+BackendRegistration uniform_backend() {
+  BackendRegistration b;
+  b.name = "uniform";
+  b.priority = 20;
+  b.weightless = true;
+  b.make = [](const EvaluatorConfig&, BackendOptions&) -> std::unique_ptr<Evaluator> {
+    return std::make_unique<UniformEvaluator>();
+  };
+  return b;
 }
 
 }  // namespace zh

@@ -33,13 +33,30 @@ namespace {
 using test::nn_data_path;
 using test::nn_reference;
 
-EvaluatorConfig torch_config(const std::string& model, float temperature = 1.0f) {
-  EvaluatorConfig config = default_evaluator_config();
-  config.backend = "torch";
+TorchConfig torch_config(const std::string& model, float temperature = 1.0f) {
+  TorchConfig config;
   config.model_path = nn_data_path(model);
   config.prior_temperature = temperature;
   config.precision = "fp32";  // the Python references are fp32; "auto" may pick bf16
   return config;
+}
+
+// The torch settings as the registry hands them to the backend's parser.
+EvaluatorConfig registry_config(const TorchConfig& torch) {
+  EvaluatorConfig config = default_evaluator_config();
+  config.backend = "torch";
+  config.device = torch.device;
+  config.prior_temperature = torch.prior_temperature;
+  config.settings["model"] = torch.model_path;
+  config.settings["precision"] = torch.precision;
+  config.settings["nn_threads"] = std::to_string(torch.threads);
+  return config;
+}
+
+// What the shipped configuration's defaults give the torch backend.
+TorchConfig shipped_config() {
+  BackendOptions none("torch", "");
+  return torch_config_of(default_evaluator_config(), none);
 }
 
 struct Reference {
@@ -87,18 +104,52 @@ void expect_matches(const Reference& r, const Evaluation& e, const std::string& 
   }
 }
 
+// Linking zh_nn_torch is all a program does to have "torch", first in priority (`auto`).
 TEST(TorchEvaluatorTest, RegistryOffersTorchWhenLinked) {
   const auto names = evaluator_backends();
-  EXPECT_NE(std::find(names.begin(), names.end(), "torch"), names.end());
-  auto e = make_evaluator(torch_config("tiny.pt"));
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.front(), "torch");
+  EXPECT_EQ(resolve_evaluator_backend("auto"), "torch");
+  auto e = make_evaluator(registry_config(torch_config("tiny.pt")));
   EXPECT_EQ(e->name(), "torch");
+}
+
+void expect_error_text(const EvaluatorConfig& config, std::vector<std::string> parts);
+
+// Its parser reads the evaluator's network options and refuses backend_options (it takes none).
+TEST(TorchEvaluatorTest, ItsParserTakesTheNetworkOptionsAndNoBackendOptions) {
+  EvaluatorConfig config = registry_config(torch_config("tiny.pt", 1.5f));
+  config.device = "cuda:1";
+  config.settings["nn_threads"] = "3";
+  config.settings["max_batch"] = "64";
+  BackendOptions none("torch", "");
+  const TorchConfig torch = torch_config_of(config, none);
+  EXPECT_EQ(torch.model_path, nn_data_path("tiny.pt"));
+  EXPECT_EQ(torch.device, "cuda:1");
+  EXPECT_EQ(torch.precision, "fp32");
+  EXPECT_EQ(torch.threads, 3);
+  EXPECT_EQ(torch.max_batch, 64);
+  EXPECT_FLOAT_EQ(torch.prior_temperature, 1.5f);
+  config.settings["nn_threads"] = "three";
+  EXPECT_THROW(torch_config_of(config, none), std::invalid_argument);
+  config.settings["nn_threads"] = "1";
+  config.backend_options = "fixed_us=1";
+  expect_error_text(config, {"evaluator backend \"torch\" takes no backend_options"});
+  // On a GPU it is a device (failover applies) whose stand-in is itself on the CPU.
+  EXPECT_TRUE(evaluator_on_device(config));
+  const std::optional<EvaluatorConfig> cpu = evaluator_on_cpu(config);
+  ASSERT_TRUE(cpu.has_value());
+  EXPECT_EQ(cpu->device, "cpu");
+  EXPECT_EQ(cpu->backend, "torch");
+  config.device = "cpu";
+  EXPECT_FALSE(evaluator_on_device(config));
 }
 
 // The network in models/ is what the shipped configuration plays with: the defaults name it,
 // it is found from the build tree, and it judges material the right way round.
 TEST(TorchEvaluatorTest, TheShippedNetworkIsTheDefaultAndLoads) {
-  const EvaluatorConfig config = default_evaluator_config();
-  EXPECT_EQ(config.backend, "torch");
+  EXPECT_EQ(default_evaluator_config().backend, "torch");
+  const TorchConfig config = shipped_config();
   TorchEvaluator e(config);
   // `auto` runs its int8 file on a CPU without native bf16, the fp32 file elsewhere.
   const bool int8 = !cpu_has_native_bf16();
@@ -127,15 +178,15 @@ TEST(TorchEvaluatorTest, TheShippedNetworkIsTheDefaultAndLoads) {
 // fp32 file, `auto` runs a file with int8 weights in int8, and it judges like the fp32 network
 // it was made from (quantize.py measured the same top move on 94 % of held-out positions).
 TEST(TorchEvaluatorTest, TheShippedNetworksInt8FileRunsCloseToItsFp32Network) {
-  EvaluatorConfig fp32 = default_evaluator_config();
+  TorchConfig fp32 = shipped_config();
   fp32.precision = "fp32";
-  EvaluatorConfig int8 = fp32;
+  TorchConfig int8 = fp32;
   int8.precision = "int8";
   TorchEvaluator a(fp32), b(int8);
   EXPECT_EQ(b.info().precision, "int8");
   EXPECT_EQ(b.info().path, int8_model_path(a.info().path));
   EXPECT_NE(b.info().metadata.find("\"weights\": \"int8\""), std::string::npos);
-  EvaluatorConfig direct = fp32;
+  TorchConfig direct = fp32;
   direct.model_path = int8_model_path(a.info().path);
   direct.precision = "auto";
   EXPECT_EQ(TorchEvaluator(direct).info().precision, "int8");
@@ -225,7 +276,7 @@ TEST(TorchEvaluatorTest, PolicyAsPlanesIsAccepted) {
 }
 
 TEST(TorchEvaluatorTest, Bf16OnCpuIsClose) {
-  EvaluatorConfig config = torch_config("tiny.pt");
+  TorchConfig config = torch_config("tiny.pt");
   config.precision = "bf16";
   TorchEvaluator e(config);
   const auto refs = references();
@@ -242,7 +293,7 @@ TEST(TorchEvaluatorTest, Bf16OnCpuIsClose) {
 
 // "auto" runs in the precision this CPU is good at and reports which one it chose.
 TEST(TorchEvaluatorTest, AutoPrecisionIsResolvedAndReported) {
-  EvaluatorConfig config = torch_config("tiny.pt");
+  TorchConfig config = torch_config("tiny.pt");
   config.precision = "auto";
   TorchEvaluator e(config);
   EXPECT_EQ(e.info().precision, cpu_has_native_bf16() ? "bf16" : "fp32");
@@ -285,7 +336,7 @@ TEST(TorchEvaluatorTest, RawForwardRuns) {
 // The way the engine uses it: one model behind an InferenceService, producers submitting
 // single positions; results still match Python.
 TEST(TorchEvaluatorTest, BehindInferenceServiceMatchesPython) {
-  InferenceService service(make_evaluator(torch_config("tiny.pt")),
+  InferenceService service(make_evaluator(registry_config(torch_config("tiny.pt"))),
                            {.max_batch = 8, .max_wait_us = 500});
   const auto refs = references();
   std::vector<std::thread> producers;
@@ -312,9 +363,14 @@ std::string error_of(const EvaluatorConfig& config) {
   return "(no error)";
 }
 
-void expect_error(const EvaluatorConfig& config, std::vector<std::string> parts) {
+void expect_error_text(const EvaluatorConfig& config, std::vector<std::string> parts) {
   const std::string msg = error_of(config);
   for (const auto& part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
+}
+
+// Through the registry, as every command builds it.
+void expect_error(const TorchConfig& config, std::vector<std::string> parts) {
+  expect_error_text(registry_config(config), std::move(parts));
 }
 
 std::string temp_file(const std::string& name, const std::string& bytes) {
@@ -325,7 +381,7 @@ std::string temp_file(const std::string& name, const std::string& bytes) {
 }
 
 TEST(TorchEvaluatorErrorsTest, MissingOrEmptyPath) {
-  EvaluatorConfig config = torch_config("does_not_exist.pt");
+  TorchConfig config = torch_config("does_not_exist.pt");
   expect_error(config, {"does_not_exist.pt", "does not exist"});
   config.model_path = "";
   expect_error(config, {"needs a model file"});
@@ -334,7 +390,7 @@ TEST(TorchEvaluatorErrorsTest, MissingOrEmptyPath) {
 }
 
 TEST(TorchEvaluatorErrorsTest, GarbageAndEmptyFiles) {
-  EvaluatorConfig config = torch_config("tiny.pt");
+  TorchConfig config = torch_config("tiny.pt");
   config.model_path = temp_file("garbage.pt", std::string(4096, '\x5a') + "not a model");
   expect_error(config, {config.model_path, "not a loadable TorchScript model"});
   std::filesystem::remove(config.model_path);
@@ -368,7 +424,7 @@ TEST(TorchEvaluatorErrorsTest, OtherInputVersionIsRefused) {
 
 // An int8 file runs at int8 alone, and int8 needs a file to run: each refusal says why.
 TEST(TorchEvaluatorErrorsTest, Int8NeedsAnInt8FileAndAnInt8FileNeedsInt8) {
-  EvaluatorConfig config = default_evaluator_config();
+  TorchConfig config = shipped_config();
   config.precision = "fp32";
   config.model_path = int8_model_path(TorchEvaluator(config).info().path);
   for (const char* precision : {"fp32", "bf16"}) {
@@ -385,7 +441,7 @@ TEST(TorchEvaluatorErrorsTest, Int8NeedsAnInt8FileAndAnInt8FileNeedsInt8) {
 // name leaves it: precision int8 refuses it, `auto` runs the fp32 model instead of it.
 TEST(TorchEvaluatorErrorsTest, AnInt8FileMadeFromAnotherModelIsNotRun) {
   namespace fs = std::filesystem;
-  EvaluatorConfig config = default_evaluator_config();
+  TorchConfig config = shipped_config();
   config.precision = "fp32";
   const fs::path shipped = TorchEvaluator(config).info().path;
   const fs::path dir = fs::temp_directory_path() / ("zh-int8-" + std::to_string(getpid()));
@@ -409,7 +465,7 @@ TEST(TorchEvaluatorErrorsTest, AnInt8FileMadeFromAnotherModelIsNotRun) {
 }
 
 TEST(TorchEvaluatorErrorsTest, BadDeviceAndPrecision) {
-  EvaluatorConfig config = torch_config("tiny.pt");
+  TorchConfig config = torch_config("tiny.pt");
   config.device = "tpu";
   expect_error(config, {"unknown device 'tpu'"});
   config.device = "cuda:x";
@@ -427,12 +483,12 @@ TEST(TorchEvaluatorErrorsTest, BadDeviceAndPrecision) {
 // On a machine without CUDA the request fails clearly; with CUDA the model matches Python.
 TEST(TorchEvaluatorErrorsTest, CudaRunsOrSaysWhyNot) {
   for (const char* precision : {"fp32", "fp16"}) {
-    EvaluatorConfig config = torch_config("tiny.pt");
+    TorchConfig config = torch_config("tiny.pt");
     config.device = "cuda";
     config.precision = precision;
     std::unique_ptr<Evaluator> e;
     try {
-      e = make_evaluator(config);
+      e = make_evaluator(registry_config(config));
     } catch (const std::runtime_error& error) {
       EXPECT_NE(std::string(error.what()).find("no CUDA device"), std::string::npos)
           << error.what();
