@@ -11,7 +11,8 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <regex>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -30,9 +31,15 @@ struct LoadOptions {
 // The overhead of each move the daemon logged for `game_id`.
 std::vector<double> overheads(const std::string& log, const std::string& game_id) {
   std::vector<double> out;
-  const std::regex played("\\[game:" + game_id + "\\] played \\S+ \\(.*overhead ([0-9.]+) ms");
-  for (std::sregex_iterator it(log.begin(), log.end(), played), end; it != end; ++it)
-    out.push_back(std::stod((*it)[1]));
+  // Lines "[game:<id>] played <move> (... overhead <ms> ms ...)".
+  const std::string played = "[game:" + game_id + "] played ";
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t at = line.find(played);
+    if (at == std::string::npos) continue;
+    const std::size_t o = line.find(" overhead ", at);
+    if (o != std::string::npos) out.push_back(std::stod(line.substr(o + 10)));
+  }
   return out;
 }
 

@@ -4,7 +4,6 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -22,12 +21,15 @@ std::set<std::string> exported_names() {
   std::set<std::string> names;
   std::istringstream text(m.render());
   for (std::string line; std::getline(text, line);) {
-    std::smatch match;
-    if (!std::regex_match(line, match, std::regex("# TYPE (\\w+) (\\w+)"))) continue;
-    names.insert(match[1]);
-    if (match[2] == "summary" || match[2] == "histogram") {
-      names.insert(match[1].str() + "_sum");
-      names.insert(match[1].str() + "_count");
+    // "# TYPE <name> <type>"
+    std::istringstream words(line);
+    std::string hash, type_word, name, type;
+    if (!(words >> hash >> type_word >> name >> type) || hash != "#" || type_word != "TYPE")
+      continue;
+    names.insert(name);
+    if (type == "summary" || type == "histogram") {
+      names.insert(name + "_sum");
+      names.insert(name + "_count");
     }
   }
   return names;
@@ -36,12 +38,19 @@ std::set<std::string> exported_names() {
 // The metric names in the dashboard's queries.
 std::set<std::string> queried_names(const nlohmann::json& dashboard) {
   std::set<std::string> names;
-  const std::regex metric("zhbot_[a-z0-9_]+");
+  const auto metric_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  };
   for (const auto& panel : dashboard.at("panels"))
     for (const auto& target : panel.value("targets", nlohmann::json::array())) {
       const std::string expr = target.at("expr");
-      for (std::sregex_iterator it(expr.begin(), expr.end(), metric), end; it != end; ++it)
-        names.insert(it->str());
+      // Every zhbot_[a-z0-9_]+ in the query.
+      for (std::size_t at = expr.find("zhbot_"); at != std::string::npos;) {
+        std::size_t end = at + 6;
+        while (end < expr.size() && metric_char(expr[end])) ++end;
+        names.insert(expr.substr(at, end - at));
+        at = expr.find("zhbot_", end);
+      }
     }
   return names;
 }

@@ -4,12 +4,39 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
-#include <regex>
+#include <cctype>
+#include <string>
+#include <vector>
 
 #include "bot/metrics/metrics.h"
 
 namespace zh::bot {
 namespace {
+
+// Every "//host.tld", with its "http:" or "https:" before it if any: a name with a dot in
+// it after "//" (a comment's "// text" has none).
+std::vector<std::string> absolute_urls(const std::string& page) {
+  const auto host_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
+  };
+  std::vector<std::string> urls;
+  for (std::size_t at = page.find("//"); at != std::string::npos; at = page.find("//", at + 2)) {
+    std::size_t end = at + 2;
+    while (end < page.size() && host_char(page[end])) ++end;
+    const std::string host = page.substr(at + 2, end - at - 2);
+    if (host.find('.') == std::string::npos) continue;
+    std::size_t begin = at;
+    for (const char* scheme : {"https:", "http:"}) {
+      const std::size_t n = std::char_traits<char>::length(scheme);
+      if (at >= n && page.compare(at - n, n, scheme) == 0) {
+        begin = at - n;
+        break;
+      }
+    }
+    urls.push_back(page.substr(begin, end - begin));
+  }
+  return urls;
+}
 
 TEST(StatusPage, LoadsNothingFromAnotherHost) {
   const std::string page(status_page_html());
@@ -22,9 +49,8 @@ TEST(StatusPage, LoadsNothingFromAnotherHost) {
   EXPECT_EQ(page.find("url("), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   // The only absolute URL is the SVG namespace, a name that is never fetched.
-  const std::regex absolute(R"((https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,})");
-  for (std::sregex_iterator it(page.begin(), page.end(), absolute), end; it != end; ++it)
-    EXPECT_EQ(it->str(), "http://www.w3.org") << "the page names another host";
+  for (const std::string& url : absolute_urls(page))
+    EXPECT_EQ(url, "http://www.w3.org") << "the page names another host";
 }
 
 TEST(StatusPage, ServedBesideMetricsAndEverythingElseIs404) {
