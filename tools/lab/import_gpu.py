@@ -8,7 +8,7 @@
   engine's LibTorch (the GPU's export is for a newer one) and checked against zhbot, beside the
   GPU's own export and the session's report.
 
-  python3 -m tools.lab.lab_import FOLDER [--nodes N --chunk-games G (the recipe's)] [--zhbot Z]
+  python3 -m tools.lab.import_gpu FOLDER [--nodes N --chunk-games G (the recipe's)] [--zhbot Z]
 """
 import argparse
 import glob
@@ -59,7 +59,7 @@ def import_network(folder, ckpt, data, zhbot):
             shutil.copy(os.path.join(folder, src), os.path.join(target, dst))
     chunks = sorted(d for d in glob.glob(os.path.join(data, "chunk-*")) if os.path.isdir(d))
     if not chunks:
-        raise SystemExit("lab_import: no chunk in %s to check the export on" % data)
+        raise SystemExit("import_gpu: no chunk in %s to check the export on" % data)
     net = os.path.join(target, name + ".pt")
     step(target, "export", [sys.executable, "-m", "training.export",
                             os.path.join(target, name + ".ckpt"), net, "--data", chunks[0],
@@ -69,7 +69,7 @@ def import_network(folder, ckpt, data, zhbot):
 
 def main(argv=None):
     r = recipe.load_recipe()
-    p = argparse.ArgumentParser(prog="python3 -m tools.lab.lab_import", description=__doc__,
+    p = argparse.ArgumentParser(prog="python3 -m tools.lab.import_gpu", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("folder", help="what the session handed back")
     recipe.add_recipe_options(p, r, only=("nodes", "chunk_games"))
@@ -84,7 +84,7 @@ def main(argv=None):
     except StepFailed as e:
         raise SystemExit(str(e))
     if refused:
-        print("lab_import: refused %s" % " ".join(refused), file=sys.stderr)
+        print("import_gpu: refused %s" % " ".join(refused), file=sys.stderr)
         return 1
     return 0
 
