@@ -187,7 +187,7 @@ class Pipeline:
         a = self.a
         for seed in recipe.seeds(vars(a)):
             step(a.data_dir, "chunk-%d" % seed, self.chunk(seed),
-                 what="chunk %d: %d games at %d nodes" % (seed, a.chunk_games, a.nodes))
+                 what="%d games at %d nodes from seed %d" % (a.chunk_games, a.nodes, seed))
         step(a.test_set, "test-set", self.test_set,
              what="%d games at %d nodes" % (a.test_games, a.test_nodes))
         if a.data_only:
