@@ -50,7 +50,7 @@ generate() {  # generate NODES POSITIONS: the teacher's labels, with the CPU tim
     --seed "$1" --progress 60
 }
 
-test_set() {  # the same test set next_network.sh measures networks on
+test_set() {  # the same test set tools.lab.next_network measures networks on
   rm -rf "$TEST_SET/shards"
   "$ZHBOT" datagen --out "$TEST_SET/shards" --nodes "$TEST_NODES" --games "$TEST_GAMES" \
     --workers "$WORKERS" --seed "$TEST_NODES" --progress 60
