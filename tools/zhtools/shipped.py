@@ -18,3 +18,10 @@ def shipped_model(config=CONFIG):
     if not found or not found.group(1):
         raise RuntimeError("%s has no model line" % config)
     return os.path.join("models", found.group(1))
+
+
+if __name__ == "__main__":  # for the shell tools: tools/lab/shipped_model.sh
+    try:
+        print(shipped_model())
+    except (OSError, RuntimeError) as e:
+        raise SystemExit("shipped_model: %s" % e)
