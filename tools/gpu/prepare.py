@@ -1,12 +1,13 @@
-"""The GPU session's carry, made here before the copy: tools/gpu/gpu_check.sh's (headers,
-teacher), a zhbot without LibTorch for the teacher games (it runs there at once, while a
-LibTorch build would take the session's first minutes), the packed chunks to train on within
-the travel budget, and the seeds to make."""
+"""The GPU session's carry, made here before the copy: the GPU check's (headers, teacher;
+tools/gpu/carry_deps.py), a zhbot without LibTorch for the teacher games (it runs there at
+once, while a LibTorch build would take the session's first minutes), the packed chunks to
+train on within the travel budget, and the seeds to make."""
 import glob
 import os
 import shutil
 import subprocess
 
+from tools.gpu import carry_deps
 from tools.gpu.settings import MIB
 from tools.zhtools import ROOT, lab
 
@@ -64,8 +65,7 @@ def seeds_to_make(args):
 
 def prepare(args):
     carry = args.carry
-    subprocess.run(["bash", os.path.join(ROOT, "tools/gpu/gpu_check.sh"), "prepare"], cwd=ROOT,
-                   env=dict(os.environ, CARRY=carry), check=True)
+    carry_deps.carry_dependencies(carry)
     os.makedirs(os.path.join(carry, "bin"), exist_ok=True)
     os.makedirs(os.path.join(carry, "chunks"), exist_ok=True)
     datagen_zhbot(args, os.path.join(carry, "bin", "zhbot"))

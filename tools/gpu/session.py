@@ -64,12 +64,12 @@ class Session:
 
     def measure(self):
         t = self.now()
-        env = dict(os.environ, OUT_DIR=self.out, CARRY=self.a.carry, DEVICE=self.a.device,
-                   SCALE=self.a.scale, PYTHON=sys.executable, SHIPPED_NET=self.a.shipped_net)
-        if subprocess.run(["bash", "tools/gpu/gpu_check.sh", "build", "facts", "nnbench",
-                           "search", "games"], cwd=ROOT, env=env).returncode:
+        argv = [sys.executable, "-m", "tools.gpu.measure", "build", "facts", "nnbench", "search",
+                "games", "--out-dir", self.out, "--carry", self.a.carry, "--device",
+                self.a.device, "--scale", self.a.scale, "--shipped-net", self.a.shipped_net]
+        if subprocess.run(argv, cwd=ROOT).returncode:
             print("gpu_session: a measuring stage failed (its section of the report says which)")
-        self.note("measuring stages (tools/gpu/gpu_check.sh): %d s" % (self.now() - t))
+        self.note("measuring stages (python3 -m tools.gpu.measure): %d s" % (self.now() - t))
 
     def unpack_carried(self):
         """The carried chunks unpacked; their positions (a record is 440 bytes after a 128-byte

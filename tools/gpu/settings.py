@@ -63,7 +63,8 @@ def add_options(p):
     p.add_argument("--train-opts", help="run: training.train's options, one string")
     p.add_argument("--train-arch", help="run: the architecture (default: the shipped network's)")
     p.add_argument("--measure", action="store_true", help="run: first the measuring stages of "
-                   "tools/gpu/gpu_check.sh (they build zhbot against PyTorch's LibTorch: minutes)")
+                   "the GPU check, tools/gpu/measure.py (it builds zhbot against PyTorch's "
+                   "LibTorch: minutes)")
     for name in ("export", "train_start", "train_min", "pack", "first_chunk"):
         p.add_argument("--%s-seconds" % name.replace("_", "-"), dest=name + "_seconds", type=int,
                        help="run: a margin of the session's clock (tools/gpu/settings.py)")
