@@ -42,7 +42,7 @@ check "no command: a usage error" "[[ $usage == 2 ]]"
 # of this machine are left alone.
 stand_ins=$(mktemp -d)
 jobs=()
-for script in tools/lab/next_network.py tools/lab/lab_chunks.sh tools/lab/teacher_budget.sh \
+for script in tools/lab/next_network.py tools/lab/lab_chunks.sh tools/lab/teacher_budget.py \
   tools/measure/tactics_matrix.sh; do
   check "$script is in the repository" "[[ -f '$root/$script' ]]"
   mkdir -p "$stand_ins/$(dirname "$script")"

@@ -1,5 +1,5 @@
-# The lab folder for the shell tools that remain (sourced by tools/lab/teacher_budget.sh and
-# tools/measure's matrix scripts): one folder outside the checkout for the long jobs' teacher
+# The lab folder for the shell tools (sourced by tools/measure/tactics_matrix.sh and
+# tools/measure/settings_check.sh): one folder outside the checkout for the long jobs' teacher
 # data, checkpoints and match results (training/README.md, "The lab"). tools/zhtools/lab.py
 # reads its default from the line below, so the Python tools and the shell never differ.
 ZHBOT_LAB=${ZHBOT_LAB:-/var/tmp/zhbot-lab}

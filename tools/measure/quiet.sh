@@ -8,7 +8,8 @@
 #
 # Lab jobs are the process groups of the processes whose command line matches QUIET_PAUSE (an
 # extended regular expression; default: the runs of `python3 -m tools.lab.next_network` (which
-# tools/lab/lab_chunks.sh runs), tools/lab/teacher_budget.sh and tools/measure/tactics_matrix.sh). A job
+# tools/lab/lab_chunks.sh runs), `python3 -m tools.lab.teacher_budget` and
+# tools/measure/tactics_matrix.sh). A job
 # started with `setsid nohup` is a group of its own; one started from this shell without it
 # shares the shell's group, which is never paused.
 #
