@@ -6,6 +6,7 @@ are named before any work."""
 import glob
 import os
 import re
+import subprocess
 import unittest
 
 from tests.tools import lab_harness as h
@@ -24,7 +25,9 @@ class NextNetwork(unittest.TestCase):
         cls.dir = os.path.join(w, "next")
         cls.data = os.path.join(cls.lab, "data", "teacher-50")
 
-    def pipeline(self, *extra, folder=None, env=None):
+    def pipeline(self, *extra, folder=None, env=None, chunk_job=False):
+        """A run with the toy settings (`extra` last, so they win); with `chunk_job`, through
+        tools/lab/lab_chunks.sh (the background data job's command line)."""
         args = [folder or self.dir, "--zhbot", h.zhbot(), "--base-data",
                 os.path.join(self.work, "base"), "--previous",
                 os.path.join(self.work, "previous.pt"), "--name", "toy-next", "--chunks", 2,
@@ -35,7 +38,12 @@ class NextNetwork(unittest.TestCase):
                 "--eval-positions", 0, "--eval-permille", 500, "--match-games", 2,
                 "--match-tc", "0.05+0.05", "--match-max-plies", 60, "--workers", 1,
                 "--gate-games", 2, "--gate-nodes", 20, "--gate-min", 0, *extra]
-        return h.run("tools.lab.next_network", *args, env=dict(self.env, **(env or {})))
+        env = dict(self.env, **(env or {}))
+        if chunk_job:
+            return subprocess.run(["bash", os.path.join(h.ROOT, "tools/lab/lab_chunks.sh"),
+                                   *map(str, args)], env=dict(os.environ, **env),
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return h.run("tools.lab.next_network", *args, env=env)
 
     def lines(self, path):
         with open(path) as f:
@@ -97,10 +105,11 @@ class NextNetwork(unittest.TestCase):
         self.assertIn("no timed match", gated.stdout)
         self.assertFalse(os.path.exists(match) or os.path.exists(match[:-6] + ".done"))
 
-        # --data-only: one more chunk for the lab, nothing trained.
+        # The background chunk job (--data-only): one more chunk for the lab, nothing trained.
         bulk = os.path.join(self.work, "bulk")
-        more = self.pipeline("--data-only", "--chunks", 3, folder=bulk)
+        more = self.pipeline("--chunks", 3, folder=bulk, chunk_job=True)
         self.assertEqual(more.returncode, 0, more.stdout)
+        self.assertIn("== data only: 3 chunks", more.stdout)
         self.assertTrue(os.path.exists(os.path.join(self.data, "chunk-9.done")))
         self.assertIn("chunk-7: done before", more.stdout)
         self.assertFalse(os.path.exists(os.path.join(bulk, "train.done")))
