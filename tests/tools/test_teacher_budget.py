@@ -17,8 +17,11 @@ class TeacherBudget(unittest.TestCase):
         folder = os.path.join(work, "run")
 
         def question():
+            # Small shards, and a shallow teacher whose fixed cost a position makes its set the
+            # costlier one by far: the cut leaves shards out.
             return h.run("tools.lab.teacher_budget", folder, "--zhbot", h.zhbot(), "--nodes-a",
-                         20, "--nodes-b", 40, "--positions-b", 80, "--workers", 1,
+                         10, "--nodes-b", 80, "--positions-b", 40, "--datagen-opts",
+                         "--shard-records 20", "--workers", 1,
                          "--test-nodes", 60, "--test-games", 1, "--arch", "resnet-1x8",
                          "--batch", 16, "--steps", 4, "--match-games", 2, "--match-nodes", 10,
                          env={"ZHBOT_LAB": os.path.join(work, "lab")})
@@ -26,7 +29,7 @@ class TeacherBudget(unittest.TestCase):
         first = question()
         self.assertEqual(first.returncode, 0, first.stdout[-3000:])
         cpu = {n: teacher_budget.cpu_seconds_of(os.path.join(folder, "data-%d.time" % n))
-               for n in (20, 40)}
+               for n in (10, 80)}
         self.assertTrue(all(c > 0 for c in cpu.values()), cpu)
         # The costlier set is cut to the other's CPU time: whole shards, in the order written,
         # until its share of the positions reaches the ratio of the CPU times.
@@ -43,7 +46,8 @@ class TeacherBudget(unittest.TestCase):
         cheap = min(cpu, key=cpu.get)
         self.assertEqual(len(glob.glob(os.path.join(folder, "train-data-%d" % cheap, "*"))),
                          len(glob.glob(os.path.join(folder, "data-%d" % cheap, "*.zhrec"))))
-        for n in (20, 40):
+        self.assertLess(len(kept), len(made), "the costlier set was not cut")
+        for n in (10, 80):
             self.assertGreater(os.path.getsize(os.path.join(folder, "net-%d.pt" % n)), 0)
             self.assertRegex(first.stdout, r"(?m)^== teacher at %d nodes: \d+ positions" % n)
         self.assertTrue(os.path.exists(os.path.join(work, "lab", "data", "test-60",
@@ -53,12 +57,12 @@ class TeacherBudget(unittest.TestCase):
         self.assertEqual(len(games), 2)
         self.assertEqual({g["white"] for g in games} | {g["black"] for g in games},
                          {"zhbot:backend=torch,model=%s,nodes=10" % os.path.join(folder, x)
-                          for x in ("net-20.pt", "net-40.pt")})
+                          for x in ("net-10.pt", "net-80.pt")})
 
         again = question()
         self.assertEqual(again.returncode, 0, again.stdout[-3000:])
-        for name in ("data-20", "data-40", "equal-cpu", "test-set", "train-20", "eval-40",
-                     "export-20", "match"):
+        for name in ("data-10", "data-80", "equal-cpu", "test-set", "train-10", "eval-80",
+                     "export-10", "match"):
             self.assertIn("%s: done before" % name, again.stdout)
 
 

@@ -24,6 +24,7 @@ import argparse
 import glob
 import os
 import resource
+import shlex
 import shutil
 import struct
 import subprocess
@@ -56,7 +57,8 @@ def generate(args, nodes, positions):
         before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
         subprocess.run([args.zhbot, "datagen", "--out", out, "--nodes", str(nodes), "--positions",
                         str(positions), "--workers", str(args.workers), "--seed", str(nodes),
-                        "--progress", "60"], stdout=log, stderr=subprocess.STDOUT, check=True)
+                        "--progress", "60"] + shlex.split(args.datagen_opts), stdout=log,
+                       stderr=subprocess.STDOUT, check=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         with open(out + ".time", "w") as f:
             f.write("cpu_seconds %.2f %.2f wall_seconds %.2f\n"
@@ -154,6 +156,7 @@ def main(argv=None):
     p.add_argument("--nodes-b", type=int, default=3000, help="the deeper teacher")
     p.add_argument("--positions-b", type=int, default=150000)
     p.add_argument("--zhbot", default=os.path.join(ROOT, "build/default/bot/zhbot"))
+    p.add_argument("--datagen-opts", default="", help="more options of both sets' datagen")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--test-nodes", type=int, default=100000)
     p.add_argument("--test-games", type=int, default=40)
