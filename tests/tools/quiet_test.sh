@@ -49,7 +49,7 @@ for script in tools/lab/next_network.py tools/lab/lab_chunks.sh tools/lab/teache
   if [[ $script == *.py ]]; then
     printf 'import time\nwhile True:\n    time.sleep(0.2)\n' > "$stand_ins/$script"
     module=${script%.py} module=${module//\//.}
-    command="python3 -m $module"
+    command="/usr/bin/python3 -m $module"  # the interpreter itself, not a wrapper that execs it
   else
     printf 'while :; do sleep 0.2; done\n' > "$stand_ins/$script"
     command="bash $script"
