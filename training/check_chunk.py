@@ -1,4 +1,4 @@
-"""Checks a teacher chunk before the lab takes it as made (tools/lab/lab.sh, lab_import_chunk).
+"""Checks a teacher chunk before the lab takes it as made (tools/zhtools/chunk_import.py).
 
     python3 -m training.check_chunk DIR --seed S --games N
 

@@ -36,22 +36,31 @@ check "the lab job runs again after a failing command" "[[ \$(state $lab) != T ]
 bash "$root/tools/measure/quiet.sh" >/dev/null 2>&1 && usage=0 || usage=$?
 check "no command: a usage error" "[[ $usage == 2 ]]"
 
-# The default pattern finds the lab's scripts where they live: a stand-in started under each
-# one's path in the repository (a loop, in a folder of its own) is listed, and the script is
-# there. --list pauses nothing, so the real lab jobs of this machine are left alone.
+# The default pattern finds the lab's jobs where they are: a stand-in started under each one's
+# path in the repository (a loop, in a folder of its own: a Python tool run as a module, a shell
+# script by bash) is listed, and the tool is there. --list pauses nothing, so the real lab jobs
+# of this machine are left alone.
 stand_ins=$(mktemp -d)
 jobs=()
-for script in tools/lab/next_network.sh tools/lab/lab_chunks.sh tools/lab/teacher_budget.sh \
+for script in tools/lab/next_network.py tools/lab/lab_chunks.sh tools/lab/teacher_budget.py \
   tools/measure/tactics_matrix.sh; do
   check "$script is in the repository" "[[ -f '$root/$script' ]]"
   mkdir -p "$stand_ins/$(dirname "$script")"
-  printf 'while :; do sleep 0.2; done\n' > "$stand_ins/$script"
-  (cd "$stand_ins" && exec setsid bash "$script") &
-  jobs+=("$script:$!")
+  if [[ $script == *.py ]]; then
+    printf 'import time\nwhile True:\n    time.sleep(0.2)\n' > "$stand_ins/$script"
+    module=${script%.py} module=${module//\//.}
+    command="/usr/bin/python3 -m $module"  # the interpreter itself, not a wrapper that execs it
+  else
+    printf 'while :; do sleep 0.2; done\n' > "$stand_ins/$script"
+    command="bash $script"
+  fi
+  # shellcheck disable=SC2086  # the command's words
+  (cd "$stand_ins" && exec setsid $command) &
+  jobs+=("$command:$!")
 done
-for job in "${jobs[@]}"; do  # each stand-in has become its script's bash
+for job in "${jobs[@]}"; do  # each stand-in has become its tool's process
   for _ in $(seq 50); do
-    [[ $(ps -o args= -p "${job##*:}") == "bash ${job%%:*}" ]] && break
+    [[ $(ps -o args= -p "${job##*:}") == "${job%%:*}" ]] && break
     sleep 0.1
   done
 done

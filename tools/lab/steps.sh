@@ -1,9 +1,7 @@
-# Resumable steps for the long pipelines under tools/ (sourced, not run). The caller sets DIR.
-# step NAME COMMAND...: runs COMMAND unless DIR/NAME.done exists, appending its output to
-# DIR/NAME.log (a resumed step keeps what its earlier attempts printed), and marks it done.
-# Two runs that share DIR (the bulk data job and a network's run both make the lab's chunks)
-# never make the same step at once: the second waits on DIR/NAME.lock for the first, then skips
-# what it finished or makes again what it left undone.
+# Resumable steps for the lab's remaining shell tools (sourced; the caller sets DIR): the same
+# markers and lock as tools/zhtools/steps.py, so a shell step and a Python one never make the
+# same thing at once. step NAME COMMAND...: runs COMMAND unless DIR/NAME.done exists, appending
+# its output to DIR/NAME.log, and marks it done; a second run waits on DIR/NAME.lock.
 step() {
   local name=$1 lock; shift
   exec {lock}>> "$DIR/$name.lock"

@@ -7,8 +7,9 @@
 #   tools/measure/quiet.sh python3 -m tools.measure.strength match --a ... --b ... --tc 1+1 --games 30
 #
 # Lab jobs are the process groups of the processes whose command line matches QUIET_PAUSE (an
-# extended regular expression; default: the runs of tools/lab/next_network.sh, tools/lab/lab_chunks.sh
-# (which runs next_network.sh), tools/lab/teacher_budget.sh and tools/measure/tactics_matrix.sh). A job
+# extended regular expression; default: the runs of `python3 -m tools.lab.next_network` (which
+# tools/lab/lab_chunks.sh runs), `python3 -m tools.lab.teacher_budget` and
+# tools/measure/tactics_matrix.sh). A job
 # started with `setsid nohup` is a group of its own; one started from this shell without it
 # shares the shell's group, which is never paused.
 #
@@ -18,7 +19,7 @@ if [[ $# -eq 0 ]]; then
   echo "usage: tools/measure/quiet.sh COMMAND [ARG...] | --list" >&2
   exit 2
 fi
-pattern=${QUIET_PAUSE:-tools/(lab/(next_network|teacher_budget|lab_chunks)|measure/tactics_matrix)\.sh}
+pattern=${QUIET_PAUSE:-tools[/.](lab[/.](next_network|teacher_budget|lab_chunks)|measure[/.]tactics_matrix)}
 own_group=$(ps -o pgid= -p $$ | tr -d ' ')
 groups=()
 for pid in $(pgrep -f -- "$pattern" || true); do

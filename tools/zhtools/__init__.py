@@ -9,8 +9,13 @@
   timecontrol  time controls in lichess notation ("1+1": 1 minute + 1 second a move)
   epd          the position files (openings, suites): FEN ; field value ; ...
   lab          the lab folder outside the checkout where long jobs keep their results
+  steps        resumable steps: a marker per finished step, a lock per step shared by runs
+  recipe       the next network's recipe (tools/lab/recipe.toml), the lab tools' defaults
+  chunk_import teacher chunks taken in (the shared folder's, a GPU session's), checked
+  shipped      the shipped network's file, from config/zhbot.yaml
 
-Plain python3, no third-party packages, imported as tools.zhtools from the checkout's root.
+Plain python3, no third-party packages (training.check_chunk runs as a child process), imported
+as tools.zhtools from the checkout's root.
 """
 import os
 

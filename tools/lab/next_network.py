@@ -1,0 +1,294 @@
+"""The next network in one resumable command, measured the way every shipped network is:
+
+  1. the recipe's teacher chunks (tools/lab/recipe.toml): CHUNK_GAMES games at NODES nodes a
+     position each, from its own seed (SEED + chunk number), in LAB/data/teacher-NODES; a chunk
+     the shared folder holds (lab.shared_data_dir()/teacher-NODES/chunk-SEED.tar.xz) is imported
+     and checked instead of made, a damaged one refused with its name and made from its seed;
+     then the held-out test set, LAB/data/test-TEST_NODES;
+  2. a network trained on the base set plus those chunks (plus --extra-data), for the recipe's
+     minutes, or for a fixed step count (train_minutes 0, --max-steps in train_opts); from
+     scratch, or warm with --init-from in train_opts;
+  3. its held-out accuracy on the test set and on the base set's held-out games, and the
+     shipped network's (--previous) on the same positions;
+  4. the TorchScript export and its int8 file, each checked against zhbot's evaluator;
+  5. a gate at --gate-nodes nodes a move, then (when the new network scores --gate-min there)
+     a colour-balanced timed match against --previous, refereed by Fairy-Stockfish.
+
+Every step leaves a marker (tools.zhtools.steps) and is skipped when run again: after an
+interruption the same command goes on (a chunk cut off is taken up where it stopped, the
+training resumes from its last checkpoint, the match from its last finished game). --data-only
+stops after the chunks and the test set: how the bulk of the data is made in the background
+(tools/lab/lab_chunks.sh). Shipping is then a decision, not a step (training/README.md).
+
+  python3 -m tools.lab.next_network [DIR] [options]   (DIR: the run's folder, default LAB/NAME)
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from tools.zhtools import ROOT, chunk_import, lab, recipe, shipped
+from tools.zhtools.steps import StepFailed, step
+
+
+def parse_args(argv):
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--recipe", default=recipe.RECIPE)
+    known, _ = early.parse_known_args(argv)
+    try:
+        rec = recipe.load_recipe(known.recipe)
+    except recipe.RecipeError as e:
+        raise SystemExit(str(e))
+    p = argparse.ArgumentParser(prog="python3 -m tools.lab.next_network", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("dir", nargs="?", help="the run's folder (default LAB/NAME)")
+    p.add_argument("--recipe", default=recipe.RECIPE, help="the recipe file (%(default)s)")
+    recipe.add_recipe_options(p, rec)
+    p.add_argument("--data-only", action="store_true",
+                   help="only the chunks and the test set (the background data job)")
+    p.add_argument("--zhbot", default=os.path.join(ROOT, "build/default/bot/zhbot"))
+    p.add_argument("--workers", type=int, default=2, help="datagen workers, training threads")
+    p.add_argument("--datagen-opts", default="",
+                   help="more datagen options, one string (the shared folder is then not used)")
+    p.add_argument("--data-dir", help="the chunks' folder (default LAB/data/teacher-NODES)")
+    p.add_argument("--test-nodes", type=int, default=100000)
+    p.add_argument("--test-games", type=int, default=40)
+    p.add_argument("--test-set", help="the test set's folder (default LAB/data/test-TEST_NODES)")
+    p.add_argument("--base-data", help="the base set trained on beside the chunks (default: "
+                   "the starter set, LAB/data/starter, imported from $ZHBOT_TEACHER_SET; '' for "
+                   "none)")
+    p.add_argument("--extra-data", nargs="*", default=[], help="more training folders")
+    p.add_argument("--arch", default="resnet-6x64")
+    p.add_argument("--eval-positions", type=int, default=50000)
+    p.add_argument("--eval-permille", type=int, default=50)
+    p.add_argument("--previous", help="the network to beat (default: the shipped one)")
+    p.add_argument("--match-games", type=int, default=40, help="0: no match (a trial's run)")
+    p.add_argument("--match-tc", default="1+1")
+    p.add_argument("--match-max-plies", type=int, default=400)
+    p.add_argument("--match-concurrency", type=int, default=1,
+                   help="games at once (a game keeps one core busy)")
+    p.add_argument("--gate-games", type=int, default=40, help="0: no gate")
+    p.add_argument("--gate-nodes", type=int, default=800)
+    p.add_argument("--gate-min", type=float, default=0.5,
+                   help="the gate's score under which no timed match is played")
+    args = p.parse_args(argv)
+    args.dir = os.path.abspath(args.dir or os.path.join(lab.lab_dir(), args.name))
+    args.data_dir = os.path.abspath(args.data_dir or lab.teacher_dir(args.nodes))
+    args.test_set = os.path.abspath(
+        args.test_set or os.path.join(lab.lab_dir(), "data", "test-%d" % args.test_nodes))
+    args.previous = args.previous or os.path.join(ROOT, shipped.shipped_model())
+    return args
+
+
+class Pipeline:
+    """The run's steps on the settings `args`; `say` prints to the terminal."""
+
+    def __init__(self, args):
+        self.a = args
+        self.chunks = [os.path.join(args.data_dir, "chunk-%d" % s)
+                       for s in recipe.seeds(vars(args))]
+
+    def python(self, module, *args):
+        return [sys.executable, "-m", module, *map(str, args)]
+
+    # ---- data ----
+    def chunk(self, seed):
+        """The chunk of `seed`: imported from the shared folder, else made (one cut off is
+        taken up)."""
+        a = self.a
+
+        def make(log):
+            archive = os.path.join(lab.shared_data_dir(), "teacher-%d" % a.nodes,
+                                   "chunk-%d.tar.xz" % seed)
+            if os.path.isfile(archive) and not a.datagen_opts:
+                ok, verdict = chunk_import.import_chunk(archive, a.data_dir, seed, a.chunk_games,
+                                                        a.nodes)
+                if not ok:
+                    verdict += "; chunk-%d is made again from its seed" % seed
+                log.write(verdict + "\n")
+                print(verdict, flush=True)
+                if ok:
+                    return
+                shutil.rmtree(os.path.join(a.data_dir, "chunk-%d" % seed), ignore_errors=True)
+            # Three tries: on a loaded machine a niced teacher can miss its start-up deadline.
+            # The first takes up what a run cut off left (datagen plays only the games still
+            # missing); the others start over, in case what was left is what fails.
+            out = os.path.join(a.data_dir, "chunk-%d" % seed)
+            argv = [a.zhbot, "datagen", "--out", out, "--nodes", str(a.nodes), "--games",
+                    str(a.chunk_games), "--workers", str(a.workers), "--seed", str(seed),
+                    "--progress", "60", *recipe.split_opts(a.datagen_opts)]
+            for attempt in (1, 2, 3):
+                if attempt > 1:
+                    shutil.rmtree(out, ignore_errors=True)
+                if subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT).returncode == 0:
+                    return
+                log.write("chunk %d: try %d failed\n" % (seed, attempt))
+                if attempt < 3:
+                    time.sleep(30)
+            raise StepFailed("chunk %d: three tries failed" % seed)
+        return make
+
+    def test_set(self, log):
+        a = self.a
+        shards = os.path.join(a.test_set, "shards")
+        shutil.rmtree(shards, ignore_errors=True)
+        subprocess.run([a.zhbot, "datagen", "--out", shards, "--nodes", str(a.test_nodes),
+                        "--games", str(a.test_games), "--workers", str(a.workers), "--seed",
+                        str(a.test_nodes), "--progress", "60"], stdout=log,
+                       stderr=subprocess.STDOUT, check=True)
+
+    # ---- network ----
+    def train(self, log):
+        a = self.a
+        resume = ["--resume"] if os.path.exists(os.path.join(a.dir, "run", "last.ckpt")) else []
+        data = ([a.base_data] if a.base_data else []) + self.chunks + a.extra_data
+        argv = self.python("training.train", "--data", *data, "--out", os.path.join(a.dir, "run"),
+                           "--arch", a.arch, "--time-budget-minutes", "%g" % a.train_minutes,
+                           "--threads", a.workers) + recipe.split_opts(a.train_opts) + resume
+        subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, check=True)
+
+    def evaluate(self, net, out):
+        """Held-out metrics of `net` as JSON: OUT.test.json (the test set) and OUT.json (the
+        base set's held-out games)."""
+        a = self.a
+
+        def measure(log):
+            runs = [(out + ".test.json", ["--data", os.path.join(a.test_set, "shards"),
+                                          "--test-set", "--positions", 0])]
+            if a.base_data:
+                runs.append((out + ".json", ["--data", a.base_data, "--positions",
+                                             a.eval_positions, "--validation-permille",
+                                             a.eval_permille]))
+            for path, opts in runs:
+                with open(path + ".tmp", "w") as f:
+                    subprocess.run(self.python("training.evaluate", net, *opts, "--threads",
+                                               a.workers), stdout=f, stderr=log, check=True)
+                os.replace(path + ".tmp", path)
+        return measure
+
+    def match(self, games, out, spec_opts, tc):
+        a = self.a
+        name = os.path.join(a.dir, a.name + ".pt")
+        return self.python("tools.measure.strength", "match", "--zhbot", a.zhbot,
+                           "--a", "zhbot:model=%s%s" % (name, spec_opts),
+                           "--b", "zhbot:model=%s%s" % (a.previous, spec_opts),
+                           "--games", games, "--max-plies", a.match_max_plies, "--out", out,
+                           "--concurrency", a.match_concurrency, "--tc", tc)
+
+    def gate_score(self, spec_opts):
+        from tools.measure.strength import runner, stats
+        results = runner.load_results(os.path.join(self.a.dir, "gate.jsonl"))
+        new = "zhbot:model=%s%s" % (os.path.join(self.a.dir, self.a.name + ".pt"), spec_opts)
+        return stats.summarize(results, new)[1], len(results)
+
+    def run(self):
+        a = self.a
+        for seed in recipe.seeds(vars(a)):
+            step(a.data_dir, "chunk-%d" % seed, self.chunk(seed),
+                 what="%d games at %d nodes from seed %d" % (a.chunk_games, a.nodes, seed))
+        step(a.test_set, "test-set", self.test_set,
+             what="%d games at %d nodes" % (a.test_games, a.test_nodes))
+        if a.data_only:
+            print("== data only: %d chunks of %d games at %d nodes in %s"
+                  % (a.chunks, a.chunk_games, a.nodes, a.data_dir))
+            return
+        best = os.path.join(a.dir, "run", "best.ckpt")
+        net = os.path.join(a.dir, a.name + ".pt")
+        check_data = a.base_data or self.chunks[0]
+        step(a.dir, "train", self.train, what="training.train")
+        step(a.dir, "eval", self.evaluate(best, os.path.join(a.dir, "eval")),
+             what="training.evaluate " + best)
+        step(a.dir, "eval-previous",
+             self.evaluate(a.previous, os.path.join(a.dir, "eval-previous")),
+             what="training.evaluate " + a.previous)
+        step(a.dir, "export", self.python("training.export", best, net, "--data", check_data,
+                                          "--zhbot", a.zhbot, "--check-positions", 256,
+                                          "--name", a.name))
+        step(a.dir, "quantize", self.python("training.quantize", net,
+                                            os.path.join(a.dir, a.name + "-int8.pt"), "--data",
+                                            check_data, "--zhbot", a.zhbot))
+        match_games = a.match_games
+        gate_spec = ",nodes=%d" % a.gate_nodes
+        if match_games and a.gate_games:
+            # A clock that fixed-node moves never run short of.
+            step(a.dir, "gate", self.match(a.gate_games, os.path.join(a.dir, "gate.jsonl"),
+                                           gate_spec, "5+3"))
+            score, games = self.gate_score(gate_spec)
+            print("== gate: %s scored %.1f%% in %d games at %d nodes a move"
+                  % (a.name, 100 * score, games, a.gate_nodes))
+            if score < a.gate_min:
+                print("== under --gate-min %g: no timed match (--gate-min 0 plays it)" % a.gate_min)
+                match_games = 0
+        if match_games:
+            step(a.dir, "match", self.match(match_games, os.path.join(a.dir, "match.jsonl"), "",
+                                            a.match_tc))
+        self.summary()
+
+    def summary(self):
+        from training import data
+        a = self.a
+        d = data.Dataset(self.chunks)
+        print("== %s: %d new positions from %d games" % (a.name, len(d), d.games))
+        for f in ("eval.test", "eval", "eval-previous.test", "eval-previous"):
+            path = os.path.join(a.dir, f + ".json")
+            if os.path.exists(path):
+                print("%s: %s" % (f, metrics_line(path)))
+        if os.path.exists(os.path.join(a.dir, "match.done")):
+            with open(os.path.join(a.dir, "match.log")) as f:
+                print(f.read().splitlines()[-1])
+
+
+def metrics_line(path):
+    """The held-out figures of training.evaluate's JSON output, in one line."""
+    import json
+    with open(path) as f:
+        m = json.load(f)
+
+    def pct(x):
+        return "n/a" if x is None else "%.1f%%" % (100 * x)
+    return ("top-1 %s, top-5 %s, value MSE %.3f, sign %s, mate-in-one %s (%d positions)"
+            % (pct(m["top1"]), pct(m["top5"]), m["value_mse"], pct(m["value_sign_accuracy"]),
+               pct(m["mate_in_one_top1"]), m["positions"]))
+
+
+def prepare(args):
+    """Checks the inputs before any work; the starter set imported when it is the base."""
+    if not os.access(args.zhbot, os.X_OK):
+        raise SystemExit("--zhbot %s: not built (make build)" % args.zhbot)
+    if not os.path.isfile(args.previous):
+        raise SystemExit("--previous %s: no such file" % args.previous)
+    starter = os.path.join(lab.lab_dir(), "data", "starter")
+    if args.base_data is None or os.path.abspath(args.base_data) == starter:
+        try:
+            found = chunk_import.import_starter(starter, os.environ.get("ZHBOT_TEACHER_SET"),
+                                                args.zhbot)
+        except chunk_import.StarterError as e:
+            raise SystemExit(str(e))
+        if found:
+            args.base_data = starter
+        else:
+            print("no starter set (set ZHBOT_TEACHER_SET to import it): training on the lab's "
+                  "chunks only")
+            args.base_data = ""
+    elif args.base_data:
+        args.base_data = os.path.abspath(args.base_data)
+        if not os.path.isdir(args.base_data):
+            raise SystemExit("--base-data %s: no such directory" % args.base_data)
+    for folder in (args.dir, args.data_dir, args.test_set):
+        os.makedirs(folder, exist_ok=True)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    prepare(args)
+    try:
+        Pipeline(args).run()
+    except StepFailed as e:
+        raise SystemExit(str(e))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""Where the next network's run stands, in one screen for a session's note: each of the recipe's
+chunk seeds done, under way or missing, every chunk marked done checked again with
+training.check_chunk (its positions, its games, that they are its seed's), the totals and the
+seeds done as ranges, a chunk under way's games and time left, and the hours the chunks still
+to make cost at the pace of the last one made here; then the held-out test set, the training's
+step, the hours it has left and its last validation, the held-out top-1 of the new and the
+shipped network, the gate and the match. It only reads the lab, so it is safe beside the
+running jobs (a chunk under way is counted by its closed shards and its log's last line).
+
+Exits 1 when a chunk marked done fails its check (the line says why): training on it would
+waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
+
+  python3 -m tools.lab.status [DIR] [--name ... --seed ... (the recipe's by default)]
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+from tools.zhtools import lab, recipe
+
+VERDICT = re.compile(r": (\d+) positions from (\d+) of ")
+# datagen's progress line: "datagen: 57955 positions (...), 921 games, ... ETA 0h06m46s"
+PROGRESS = re.compile(r"^datagen: .*, (\d+) games, .*ETA (.*)$")
+THROUGHPUT = re.compile(r"^throughput *([0-9.]+) labelled positions/s")
+# training's progress line: "[###...] step 387/25000  403 samples/s  loss 1.9845  ETA 08:41:41"
+TRAIN_PROGRESS = re.compile(r"step (\d+)/(\d+) +(\d+) samples/s.*ETA (.*)$")
+
+
+def ranges(seeds):
+    """Ascending seeds as "a-b, c" ranges; "none" when there are none."""
+    parts, first, last = [], None, None
+    for s in list(seeds) + [None]:
+        if first is not None and s == last + 1:
+            last = s
+            continue
+        if first is not None:
+            parts.append(str(first) if first == last else "%d-%d" % (first, last))
+        first = last = s
+    return ", ".join(parts) or "none"
+
+
+def read_lines(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def last_match(pattern, lines):
+    """The last match of `pattern` (search) among `lines`, or None."""
+    for line in reversed(lines):
+        found = pattern.search(line)
+        if found:
+            return found
+    return None
+
+
+def check_chunk(path, seed, games):
+    """(ok, training.check_chunk's last line)."""
+    run = subprocess.run([sys.executable, "-m", "training.check_chunk", path, "--seed", str(seed),
+                          "--games", str(games)], capture_output=True, text=True)
+    lines = (run.stdout + run.stderr).strip().splitlines()
+    return run.returncode == 0, lines[-1] if lines else "training.check_chunk said nothing"
+
+
+def chunks_report(r, data):
+    """Prints the chunks' lines and totals; returns the count of faulty chunks."""
+    done, missing, faults, positions, games = [], [], 0, 0, 0
+    for seed in recipe.seeds(r):
+        chunk = os.path.join(data, "chunk-%d" % seed)
+        if os.path.exists(chunk + ".done"):
+            ok, verdict = check_chunk(chunk, seed, r["chunk_games"])
+            if not ok:
+                faults += 1
+                print("chunk-%d  FAULT        %s" % (seed, verdict))
+                continue
+            found = VERDICT.search(verdict)
+            p, g = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+            positions, games = positions + p, games + g
+            done.append(seed)
+            where = "the shared folder" if os.path.exists(chunk + ".source") else "made here"
+            print("chunk-%d  done         %7d positions from %4d of %d games (%s)"
+                  % (seed, p, g, r["chunk_games"], where))
+        else:
+            if os.path.isdir(chunk):
+                shards = len(glob.glob(os.path.join(chunk, "*.zhrec")))
+                found = last_match(PROGRESS, read_lines(chunk + ".log"))
+                progress = ("; %s games so far, %s left" % found.groups()) if found else ""
+                print("chunk-%d  under way    %d shard(s) closed%s" % (seed, shards, progress))
+            missing.append(seed)
+    print("chunks done: %d of %d (%s), %d positions from %d games; still to make: %s"
+          % (len(done), r["chunks"], ranges(done), positions, games, ranges(missing)))
+    # What the rest costs: the chunks still to make at the labelling pace of the last chunk
+    # made here (a pace, not a duration, so a chunk resumed across sessions counts right),
+    # each the size of the chunks done.
+    for seed in reversed(done):
+        chunk = os.path.join(data, "chunk-%d" % seed)
+        if os.path.exists(chunk + ".source"):
+            continue
+        found = last_match(THROUGHPUT, read_lines(chunk + ".log"))
+        if not found:
+            continue
+        if missing:
+            pace = float(found.group(1))
+            s = int(len(missing) * (positions // len(done)) / pace)
+            print("the rest: %dh%02dm for %d chunk(s) at chunk-%d's %s labelled positions/s"
+                  % (s // 3600, s % 3600 // 60, len(missing), seed, found.group(1)))
+        break
+    return faults
+
+
+def test_set_report(test_set, nodes):
+    if not os.path.exists(os.path.join(test_set, "test-set.done")):
+        print("test set: not made yet")
+        return
+    from training import data
+    print("test set: %d positions at %d nodes"
+          % (len(data.Dataset([os.path.join(test_set, "shards")])), nodes))
+
+
+def training_report(run):
+    log = read_lines(os.path.join(run, "train.log"))
+    epochs = [line for line in log if line.startswith("epoch")]
+    if os.path.exists(os.path.join(run, "train.done")):
+        print("training: done; %s" % (epochs[-1] if epochs else "no validation line"))
+        return
+    if not log:
+        print("training: not started")
+        return
+    found = last_match(TRAIN_PROGRESS, log)
+    if found and found.group(3) == "0":
+        where = "step %s of %s, its speed not measured yet" % found.groups()[:2]
+    elif found:
+        where = "step %s of %s, %s samples/s, %s left at that speed" % found.groups()
+    else:
+        where = "no step yet"
+    print("training: %s (resumes from %s)" % (where, os.path.join(run, "run", "last.ckpt")))
+    if epochs:
+        print("held out so far: %s" % epochs[-1])
+
+
+def results_report(run, name):
+    for f, who in (("eval", name), ("eval-previous", "the shipped network")):
+        path = os.path.join(run, f + ".test.json")
+        if os.path.exists(path):
+            with open(path) as fh:
+                m = json.load(fh)
+            print("%s: top-1 %.1f %% on the test set (%d positions)"
+                  % (who, 100 * m["top1"], m["positions"]))
+    from tools.measure.strength import runner, stats
+    for f in ("gate", "match"):
+        path = os.path.join(run, f + ".jsonl")
+        if not os.path.exists(path) or not os.path.getsize(path):
+            continue
+        results = runner.load_results(path)
+        players = {g["white"] for g in results} | {g["black"] for g in results}
+        new = sorted(x for x in players if "/%s.pt" % name in x)
+        if not new:
+            print("%s: no player in %s is %s.pt" % (f, path, name))
+            continue
+        state = "done" if os.path.exists(os.path.join(run, f + ".done")) else "under way"
+        n, score, elo, low, high, _ = stats.summarize(results, new[0])
+        print("%s: %s, %d games: %.1f %%, Elo %+.0f [%+.0f, %+.0f], illegal / time / crash "
+              "%d / %d / %d" % ((f, state, n, 100 * score, elo, low, high)
+                                + stats.failure_counts(results, new[0])))
+
+
+def main(argv=None):
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--recipe", default=recipe.RECIPE)
+    known, _ = early.parse_known_args(argv)
+    try:
+        r = recipe.load_recipe(known.recipe)
+    except recipe.RecipeError as e:
+        raise SystemExit(str(e))
+    p = argparse.ArgumentParser(prog="python3 -m tools.lab.status", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("dir", nargs="?", help="the run's folder (default LAB/NAME)")
+    p.add_argument("--recipe", default=recipe.RECIPE, help="the recipe file (%(default)s)")
+    recipe.add_recipe_options(p, r, only=("name", "nodes", "chunk_games", "seed", "chunks"))
+    p.add_argument("--test-nodes", type=int, default=100000)
+    args = p.parse_args(argv)
+    r.update({k: getattr(args, k) for k in ("name", "nodes", "chunk_games", "seed", "chunks")})
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    run = os.path.abspath(args.dir or os.path.join(lab.lab_dir(), r["name"]))
+    print("lab %s: %s's %d chunks of %d games at %d nodes, seeds %d-%d"
+          % (lab.lab_dir(), r["name"], r["chunks"], r["chunk_games"], r["nodes"], r["seed"],
+             r["seed"] + r["chunks"] - 1))
+    faults = chunks_report(r, lab.teacher_dir(r["nodes"]))
+    test_set_report(os.path.join(lab.lab_dir(), "data", "test-%d" % args.test_nodes),
+                    args.test_nodes)
+    training_report(run)
+    results_report(run, r["name"])
+    sys.stdout.flush()
+    if faults:
+        print("%d chunk(s) marked done fail their check" % faults, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

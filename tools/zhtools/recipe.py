@@ -1,0 +1,58 @@
+"""The next network's recipe (tools/lab/recipe.toml): its name, the teacher chunks it trains on
+(seeds SEED .. SEED + CHUNKS - 1, CHUNK_GAMES games each at NODES nodes a position) and its
+training settings. The lab's tools take their defaults from here; an option on their command
+line wins."""
+import os
+import shlex
+import tomllib
+
+from tools.zhtools import ROOT
+
+RECIPE = os.path.join(ROOT, "tools", "lab", "recipe.toml")
+# Each setting and its type: a file that lacks one, or holds another, is refused by name.
+FIELDS = {"name": str, "nodes": int, "chunk_games": int, "seed": int, "chunks": int,
+          "train_minutes": (int, float), "train_opts": str}
+
+
+class RecipeError(ValueError):
+    pass
+
+
+def load_recipe(path=RECIPE):
+    """The recipe as a dict of FIELDS; RecipeError saying what is wrong with the file."""
+    try:
+        with open(path, "rb") as f:
+            recipe = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise RecipeError("recipe %s: %s" % (path, e)) from e
+    for key, kind in FIELDS.items():
+        if not isinstance(recipe.get(key), kind) or isinstance(recipe.get(key), bool):
+            raise RecipeError("recipe %s: %s is missing or not a %s" % (path, key, getattr(
+                kind, "__name__", "number")))
+    unknown = sorted(set(recipe) - set(FIELDS))
+    if unknown:
+        raise RecipeError("recipe %s: unknown setting(s) %s" % (path, ", ".join(unknown)))
+    return recipe
+
+
+def seeds(recipe):
+    """The recipe's chunk seeds, ascending."""
+    return list(range(recipe["seed"], recipe["seed"] + recipe["chunks"]))
+
+
+def add_recipe_options(parser, recipe, only=FIELDS):
+    """Options --name, --nodes, ... (those in `only`) defaulting to the recipe's values."""
+    helps = {"name": "the network's name and its run's folder", "nodes": "teacher nodes a position",
+             "chunk_games": "games a chunk", "seed": "the first chunk's seed",
+             "chunks": "how many chunks", "train_minutes": "training minutes (0: train_opts' "
+             "--max-steps)", "train_opts": "training.train's options, one string"}
+    for key in only:
+        kind = FIELDS[key]
+        parser.add_argument("--" + key.replace("_", "-"), dest=key, default=recipe[key],
+                            type=float if kind != str and kind != int else kind,
+                            help="%s (recipe: %s)" % (helps[key], recipe[key]))
+
+
+def split_opts(text):
+    """A string of options (train_opts, datagen options) as an argv list."""
+    return shlex.split(text or "")
