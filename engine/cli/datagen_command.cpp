@@ -18,8 +18,12 @@ namespace zh::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
 
-extern "C" void on_stop_signal(int) { g_stop = true; }
+extern "C" void on_stop_signal(int signal) {
+  g_signal = signal;
+  g_stop = true;
+}
 
 struct DatagenArgs {
   datagen::DatagenOptions options;
@@ -73,7 +77,13 @@ void run_datagen_command(DatagenArgs& a) {
             << std::endl;
   const auto report = datagen::run_datagen(a.options, g_stop, std::cerr);
   datagen::print_report(report, std::cout);
-  if (g_stop.load()) std::cout << "stopped by signal: the games in flight were dropped\n";
+  if (g_stop.load()) {
+    // What was written is kept and a later run takes it up, but the run did not finish: the
+    // exit status says so (128 + the signal, as a shell reports it), or a pipeline that marks
+    // a chunk made when its command succeeds would take a partial one.
+    std::cout << "stopped by signal: the games in flight were dropped\n" << std::flush;
+    throw CLI::RuntimeError(128 + g_signal.load());
+  }
 }
 
 }  // namespace

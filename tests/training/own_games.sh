@@ -7,7 +7,7 @@ set -euo pipefail
 zhbot=$1 python=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 if [[ ! -x /usr/games/fairy-stockfish ]]; then
-  echo "SKIP: fairy-stockfish is not installed"; exit 0
+  echo "SKIP: fairy-stockfish is not installed"; exit 77
 fi
 "$zhbot" datagen --out "$work/own" --own-games --zhbot-option backend=uniform --zhbot-nodes 30 \
   --skill-levels 1,4 --opponent-nodes 100 --games 2 --workers 2 --nodes 100 --max-plies 30 \
@@ -21,6 +21,19 @@ flags = [int(f) for s in shards for f in s.records["flags"]]
 assert flags and all(f & rec.FLAG_OWN_GAME for f in flags), "records without the own-game flag"
 print("%d own-game records read" % len(flags))
 PY
+# Stopped from outside, datagen keeps what it wrote but fails with 128 + the signal, so that a
+# pipeline which marks a chunk made when its command succeeds never takes a partial one.
+"$zhbot" datagen --out "$work/stopped" --games 3000 --workers 1 --nodes 100 --max-plies 30 \
+  --seed 22 --progress 1 > "$work/stopped.log" 2>&1 &
+pid=$!
+for ((i = 0; i < 600; i++)); do  # until it has started (its signal handlers are set by then)
+  grep -q '^datagen: seed' "$work/stopped.log" && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+rc=0; wait "$pid" || rc=$?
+[[ $rc == 143 ]] || { cat "$work/stopped.log"; echo "FAIL: SIGTERM: exit status $rc, not 143"; exit 1; }
+grep -q "stopped by signal" "$work/stopped.log" || { echo "FAIL: no 'stopped by signal'"; exit 1; }
 expect_refused() {  # expect_refused TEXT ARGS...: the command fails and says TEXT
   local text=$1; shift
   if "$zhbot" datagen --out "$work/bad" --games 1 "$@" > "$work/bad.log" 2>&1; then
