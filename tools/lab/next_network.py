@@ -22,7 +22,6 @@ stops after the chunks and the test set: how the bulk of the data is made in the
 
   python3 -m tools.lab.next_network [DIR] [options]   (DIR: the run's folder, default LAB/NAME)
 """
-import argparse
 import os
 import shutil
 import subprocess
@@ -34,17 +33,7 @@ from tools.zhtools.steps import StepFailed, step
 
 
 def parse_args(argv):
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--recipe", default=recipe.RECIPE)
-    known, _ = early.parse_known_args(argv)
-    try:
-        rec = recipe.load_recipe(known.recipe)
-    except recipe.RecipeError as e:
-        raise SystemExit(str(e))
-    p = argparse.ArgumentParser(prog="python3 -m tools.lab.next_network", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("dir", nargs="?", help="the run's folder (default LAB/NAME)")
-    p.add_argument("--recipe", default=recipe.RECIPE, help="the recipe file (%(default)s)")
+    p, rec = recipe.recipe_parser(argv, "python3 -m tools.lab.next_network", __doc__)
     recipe.add_recipe_options(p, rec)
     p.add_argument("--data-only", action="store_true",
                    help="only the chunks and the test set (the background data job)")

@@ -12,7 +12,6 @@ waste hours; remove its folder and marker, and the chunk job makes it again from
 
   python3 -m tools.lab.status [DIR] [--name ... --seed ... (the recipe's by default)]
 """
-import argparse
 import glob
 import json
 import os
@@ -171,17 +170,7 @@ def results_report(run, name):
 
 
 def main(argv=None):
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--recipe", default=recipe.RECIPE)
-    known, _ = early.parse_known_args(argv)
-    try:
-        r = recipe.load_recipe(known.recipe)
-    except recipe.RecipeError as e:
-        raise SystemExit(str(e))
-    p = argparse.ArgumentParser(prog="python3 -m tools.lab.status", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("dir", nargs="?", help="the run's folder (default LAB/NAME)")
-    p.add_argument("--recipe", default=recipe.RECIPE, help="the recipe file (%(default)s)")
+    p, r = recipe.recipe_parser(argv, "python3 -m tools.lab.status", __doc__)
     recipe.add_recipe_options(p, r, only=("name", "nodes", "chunk_games", "seed", "chunks"))
     p.add_argument("--test-nodes", type=int, default=100000)
     args = p.parse_args(argv)

@@ -2,6 +2,7 @@
 (seeds SEED .. SEED + CHUNKS - 1, CHUNK_GAMES games each at NODES nodes a position) and its
 training settings. The lab's tools take their defaults from here; an option on their command
 line wins."""
+import argparse
 import os
 import shlex
 import tomllib
@@ -33,6 +34,24 @@ def load_recipe(path=RECIPE):
     if unknown:
         raise RecipeError("recipe %s: unknown setting(s) %s" % (path, ", ".join(unknown)))
     return recipe
+
+
+def recipe_parser(argv, prog, description):
+    """A lab command's parser and its recipe: the file --recipe names in `argv` is read first
+    (its values are the options' defaults; a bad one exits with the reason), then the parser
+    gets the run's folder and --recipe. The caller adds the recipe's options it takes."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--recipe", default=RECIPE)
+    known, _ = early.parse_known_args(argv)
+    try:
+        recipe = load_recipe(known.recipe)
+    except RecipeError as e:
+        raise SystemExit(str(e))
+    parser = argparse.ArgumentParser(prog=prog, description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dir", nargs="?", help="the run's folder (default LAB/NAME)")
+    parser.add_argument("--recipe", default=RECIPE, help="the recipe file (%(default)s)")
+    return parser, recipe
 
 
 def seeds(recipe):
