@@ -42,7 +42,9 @@ TEST_F(E2eStatusCommand, ShowsTheGameExitsZeroWhileHealthyAndTwoOnceTheDaemonIsG
   start_emulator();
   BotProcess& bot = start_with_status_port();
   ASSERT_TRUE(bot.wait_log("event stream connected", 30s)) << bot.log();
-  const Json slow = {{"type", "random"}, {"resign_at_ply", 30}, {"delay_ms", 300}};
+  // Slow enough (about 15 s) that the game is still on after two `zhbot status` runs, however
+  // slow the build (under ASan the game once ended before the second).
+  const Json slow = {{"type", "random"}, {"resign_at_ply", 30}, {"delay_ms", 1000}};
   const std::string game = accepted_game(emu_->challenge(challenge_spec("Ann", false, slow, 300)));
   ASSERT_FALSE(game.empty());
   emu_->wait_plies(game, 4, 60s);
