@@ -2,6 +2,10 @@
 
 namespace zh {
 
+// The graph's bytes per position are set against the tree's (docs/performance.md): member order
+// keeps the counters' tail padding used, which this holds on the 64-bit targets built.
+static_assert(sizeof(void*) != 8 || (sizeof(GraphEdge) == 32 && sizeof(GraphNode) == 48));
+
 GraphEdge* GraphNode::find_child(std::uint16_t edge_index) const {
   for (GraphEdge* e = first_child(); e; e = e->next_sibling()) {
     if (e->edge_index() == edge_index) return e;

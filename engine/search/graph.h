@@ -56,6 +56,22 @@ class VisitStats {
   std::atomic<std::uint64_t> word_{0};  // 0: no visit, Q 0
 };
 
+// What a playout leaves on a node or an edge: its visit with the value it backed up, and while
+// it is on its way to the evaluator, a visit in flight (virtual loss or visit).
+class PlayoutCounters {
+ public:
+  std::uint32_t visits() const { return stats_.visits(); }
+  float q() const { return stats_.q(); }
+  std::uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+  void add_in_flight() { in_flight_.fetch_add(1, std::memory_order_relaxed); }
+  void remove_in_flight() { in_flight_.fetch_sub(1, std::memory_order_relaxed); }
+  void add_visit(float value_for_mover) { stats_.add(value_for_mover); }
+
+ private:
+  VisitStats stats_;
+  std::atomic<std::uint32_t> in_flight_{0};
+};
+
 // A node's proof, its distance and whether it is terminal, in one atomic word: the solver on
 // one thread and a proof found on another replace it whole.
 class ProofWord {
@@ -81,19 +97,14 @@ class ProofWord {
 // A move tried from a node: its statistics, and the node it leads to (none until a playout
 // needed it). Same accessors as a tree Node seen from its parent, so selection and the solver
 // serve both.
-class GraphEdge {
+class GraphEdge : public PlayoutCounters {
  public:
   explicit GraphEdge(std::uint16_t edge_index) : edge_index_(edge_index) {}
   GraphEdge(const GraphEdge&) = delete;
   GraphEdge& operator=(const GraphEdge&) = delete;
 
-  // Q is for the side to move at the parent (the player who plays the move), as a tree node's.
-  std::uint32_t visits() const { return stats_.visits(); }
-  float q() const { return stats_.q(); }
-  std::uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
-  void add_in_flight() { in_flight_.fetch_add(1, std::memory_order_relaxed); }
-  void remove_in_flight() { in_flight_.fetch_sub(1, std::memory_order_relaxed); }
-  void add_visit(float value_for_mover) { stats_.add(value_for_mover); }
+  // Its counters (PlayoutCounters): Q is for the side to move at the parent (the player who
+  // plays the move), as a tree node's.
   // Changes only while no other thread sees the edge (the root's noise, between searches).
   std::uint16_t edge_index() const { return edge_index_; }
   void set_edge_index(std::uint16_t i) { edge_index_ = i; }
@@ -112,15 +123,14 @@ class GraphEdge {
   inline int proof_plies() const;
 
  private:
-  std::atomic<GraphNode*> child_{nullptr};
-  std::atomic<GraphEdge*> next_{nullptr};
-  VisitStats stats_;
-  std::atomic<std::uint32_t> in_flight_{0};
+  // The small members first: they fill the counters' tail padding (32 bytes in all).
   std::uint16_t edge_index_;
   std::atomic<bool> repeated_{false};
+  std::atomic<GraphNode*> child_{nullptr};
+  std::atomic<GraphEdge*> next_{nullptr};
 };
 
-class GraphNode {
+class GraphNode : public PlayoutCounters {
  public:
   explicit GraphNode(std::uint64_t key) : key_(key) {}
   ~GraphNode() { release_block(); }  // edges are freed by the search (free_graph_node)
@@ -128,14 +138,8 @@ class GraphNode {
   GraphNode& operator=(const GraphNode&) = delete;
 
   std::uint64_t key() const { return key_; }
-  // --- statistics of every playout that passed through the node, from any parent; q is for
-  // the player who moved into it (the same side for every parent) ---
-  std::uint32_t visits() const { return stats_.visits(); }
-  float q() const { return stats_.q(); }
-  std::uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
-  void add_in_flight() { in_flight_.fetch_add(1, std::memory_order_relaxed); }
-  void remove_in_flight() { in_flight_.fetch_sub(1, std::memory_order_relaxed); }
-  void add_visit(float value_for_mover) { stats_.add(value_for_mover); }
+  // Its counters (PlayoutCounters) count every playout that passed through the node, from any
+  // parent; Q is for the player who moved into it (the same side for every parent).
   // --- references: the edges that point here, and the root; moved under the node's table
   // shard lock (GraphTable), or while no search runs ---
   std::uint32_t refs() const { return refs_.load(std::memory_order_relaxed); }
@@ -178,12 +182,10 @@ class GraphNode {
   void link_child(GraphEdge* prev, GraphEdge* edge);
 
  private:
+  std::atomic<std::uint32_t> refs_{0};  // first: it fills the counters' tail padding
   std::uint64_t key_;
   std::atomic<EvalBlock*> block_{nullptr};
   std::atomic<GraphEdge*> first_{nullptr};
-  VisitStats stats_;
-  std::atomic<std::uint32_t> in_flight_{0};
-  std::atomic<std::uint32_t> refs_{0};
   ProofWord proof_;
   std::atomic<bool> claimed_{false};
 };

@@ -205,7 +205,6 @@ class Search {
   void prover_move_refuted(Move move, int plies);
   Node* root_child_locked(Move move);  // found or made
   // search_snapshot.cpp
-  void fill_pv(Node* from, int first_edge, std::vector<Move>& pv) const;
   // Appends a mate search's line to a PV that ends in a node proven `win` (or lost) in `plies`
   // that the search never expanded.
   void append_mate_line(bool win, int plies, std::vector<Move>& pv) const;
@@ -226,6 +225,8 @@ class Search {
   void release_graph_node(GraphNode* node);          // drops a reference; garbage at zero
   void note_seldepth(int depth);
   void free_graph_garbage_locked(std::size_t max_nodes);
+  // Frees `n` and its edges; with `release_children`, drops the references they held.
+  void delete_graph_node_locked(GraphNode* n, bool release_children);
   void clear_graph_locked();
   GraphNode* reuse_graph_locked(const Game& game);
   void mark_root_repetitions_graph();
@@ -237,9 +238,6 @@ class Search {
   void expand_root_graph(EvalBlock* block);
   void apply_root_noise_graph(EvalBlock* noisy, const std::vector<int>& new_index);
   TreeAudit audit_graph() const;
-  void snapshot_graph(SearchSnapshot& s) const;
-  void fill_pv_graph(const GraphNode* from, int first_edge, std::vector<Move>& pv) const;
-  std::vector<Move> prover_candidates_graph();
   GraphNode* root_child_graph_locked(Move move);  // its node, found or made
   // The root's proof, whichever structure holds it.
   Proof root_proof_locked() const;

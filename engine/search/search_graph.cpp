@@ -80,36 +80,29 @@ void Search::free_graph_garbage_locked(std::size_t max_nodes) {
   for (std::size_t freed = 0; freed < max_nodes && !graph_garbage_.empty(); ++freed) {
     GraphNode* n = graph_garbage_.back();
     graph_garbage_.pop_back();
-    for (GraphEdge* e = n->first_child(); e;) {
-      GraphEdge* next = e->next_sibling();
-      if (e->child()) release_graph_node(e->child());
-      delete e;
-      --graph_edges_;
-      e = next;
-    }
-    expanded_nodes_ -= n->expanded() ? 1 : 0;
-    block_bytes_ -= n->release_block();
-    delete n;
-    --tree_nodes_;
+    delete_graph_node_locked(n, true);
   }
+}
+
+void Search::delete_graph_node_locked(GraphNode* n, bool release_children) {
+  for (GraphEdge* e = n->first_child(); e;) {
+    GraphEdge* next = e->next_sibling();
+    if (release_children && e->child()) release_graph_node(e->child());
+    delete e;
+    --graph_edges_;
+    e = next;
+  }
+  expanded_nodes_ -= n->expanded() ? 1 : 0;
+  block_bytes_ -= n->release_block();
+  delete n;
+  --tree_nodes_;
 }
 
 void Search::clear_graph_locked() {
   std::vector<GraphNode*> nodes = table_.all();
   nodes.insert(nodes.end(), graph_garbage_.begin(), graph_garbage_.end());
   if (groot_ && table_.find(groot_->key()) != groot_) nodes.push_back(groot_);
-  for (GraphNode* n : nodes) {
-    for (GraphEdge* e = n->first_child(); e;) {
-      GraphEdge* next = e->next_sibling();
-      delete e;
-      --graph_edges_;
-      e = next;
-    }
-    expanded_nodes_ -= n->expanded() ? 1 : 0;
-    block_bytes_ -= n->release_block();
-    delete n;
-    --tree_nodes_;
-  }
+  for (GraphNode* n : nodes) delete_graph_node_locked(n, false);  // every node goes anyway
   table_.forget_all();
   graph_garbage_.clear();
   groot_ = nullptr;
@@ -391,73 +384,6 @@ TreeAudit Search::audit_graph() const {
   return a;
 }
 
-void Search::snapshot_graph(SearchSnapshot& s) const {
-  s.root_expanded = true;
-  s.root_visits = groot_->visits();
-  if (groot_->visits() > 0) s.root_q = -groot_->q();
-  s.root_proof = groot_->proof();
-  s.root_proof_plies = groot_->proof_plies();
-  const EvalBlock* b = groot_->block();
-  s.children.resize(b->num_edges);
-  const GraphEdge* e = groot_->first_child();
-  for (int i = 0; i < b->num_edges; ++i) {
-    RootChild& rc = s.children[i];
-    rc.move = b->edges()[i].get_move();
-    rc.prior = b->edges()[i].get_prior();
-    if (!e || e->edge_index() != i) continue;
-    rc.visits = e->visits();
-    rc.q = e->q();
-    // A root move marked repeated repeats a position of the game (reuse_graph_locked and
-    // selection keep the mark exact at the root): a draw, as the tree's terminal child.
-    rc.proof = e->repeated() ? Proof::kDraw : e->proof();
-    rc.proof_plies = e->proof_plies();
-    if (rc.proof == Proof::kDraw) rc.q = 0;
-    if (rc.proof == Proof::kLoss) rc.q = 1;
-    if (rc.proof == Proof::kWin) rc.q = -1;
-    if (params_.q_pv_depth > 0 && rc.proof == Proof::kNone) {  // eq. (6)
-      const GraphEdge* cur = e;
-      float sign = 1;
-      for (int d = 0; d < params_.q_pv_depth && cur->child(); ++d) {
-        const GraphEdge* best = nullptr;
-        for (const GraphEdge* g = cur->child()->first_child(); g; g = g->next_sibling())
-          if (!best || g->visits() > best->visits()) best = g;
-        if (!best || best->visits() == 0) break;
-        cur = best;
-        sign = -sign;
-      }
-      rc.q = sign * cur->q();
-    }
-    e = e->next_sibling();
-  }
-  s.best = choose_move(s.children, s.root_visits, params_.move_choice());
-  if (s.best >= 0) fill_pv_graph(groot_, s.best, s.pv);
-}
-
-void Search::fill_pv_graph(const GraphNode* node, int first_edge, std::vector<Move>& pv) const {
-  pv.push_back(node->block()->edges()[first_edge].get_move());
-  const GraphEdge* first = node->find_child(std::uint16_t(first_edge));
-  const GraphNode* cur = first && !first->repeated() ? first->child() : nullptr;
-  while (cur && cur->expanded() && pv.size() < 128) {
-    const GraphEdge* best = nullptr;
-    for (const GraphEdge* c = cur->first_child(); c; c = c->next_sibling()) {
-      if (c->proof() == Proof::kLoss) {  // a winning move for the side to move here
-        if (!best || best->proof() != Proof::kLoss || c->proof_plies() < best->proof_plies())
-          best = c;
-        continue;
-      }
-      if (best && best->proof() == Proof::kLoss) continue;
-      if (!best || c->visits() > best->visits()) best = c;
-    }
-    if (!best || (best->visits() == 0 && best->proof() == Proof::kNone)) break;
-    pv.push_back(cur->block()->edges()[best->edge_index()].get_move());
-    cur = best->child();
-    if (best->repeated()) break;  // the line repeats: a draw, whatever the node holds
-  }
-  if (cur && (cur->proof() == Proof::kWin || cur->proof() == Proof::kLoss) &&
-      cur->proof_plies() > 0 && !cur->expanded())
-    append_mate_line(cur->proof() == Proof::kWin, cur->proof_plies(), pv);
-}
-
 Proof Search::root_proof_locked() const {
   if (graph_) return groot_ ? groot_->proof() : Proof::kNone;
   return root_ ? root_->proof() : Proof::kNone;
@@ -466,25 +392,6 @@ Proof Search::root_proof_locked() const {
 bool Search::root_expanded_locked() const {
   if (graph_) return groot_ && groot_->expanded();
   return root_ && root_->expanded();
-}
-
-std::vector<Move> Search::prover_candidates_graph() {
-  constexpr int kCandidates = 3;
-  std::vector<std::pair<std::uint32_t, int>> order;  // (visits, edge)
-  const EvalBlock* b = groot_->block();
-  const GraphEdge* c = groot_->first_child();
-  for (int e = 0; e < b->num_edges; ++e) {
-    const bool has = c && c->edge_index() == e;
-    if (!has || (c->proof() == Proof::kNone && !c->repeated()))
-      order.emplace_back(has ? c->visits() : 0, e);
-    if (has) c = c->next_sibling();
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::vector<Move> moves;
-  for (std::size_t i = 0; i < order.size() && int(i) < kCandidates; ++i)
-    moves.push_back(b->edges()[order[i].second].get_move());
-  return moves;
 }
 
 // The node a root move leads to, with its edge made if need be. Only the root's moves reach a

@@ -10,6 +10,7 @@
 
 #include "engine/search/root_prover.h"
 #include "engine/search/search.h"
+#include "engine/search/search_lines.h"
 #include "engine/search/solver.h"
 
 namespace zh {
@@ -35,22 +36,8 @@ void Search::start_prover_locked() {
 std::vector<Move> Search::prover_candidates() {
   constexpr int kCandidates = 3;
   std::lock_guard lock(mutex_);
-  if (graph_) return prover_candidates_graph();
-  std::vector<std::pair<std::uint32_t, int>> order;  // (visits, edge)
-  const EvalBlock* b = root_->block();
-  Node* c = root_->first_child();
-  for (int e = 0; e < b->num_edges; ++e) {
-    const bool has = c && c->edge_index() == e;
-    if (!has || c->proof() == Proof::kNone) order.emplace_back(has ? c->visits() : 0, e);
-    if (has) c = c->next_sibling();
-  }
-  // Most visits first; edges are in prior order, so ties keep the better prior.
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::vector<Move> moves;
-  for (std::size_t i = 0; i < order.size() && int(i) < kCandidates; ++i)
-    moves.push_back(b->edges()[order[i].second].get_move());
-  return moves;
+  if (graph_) return search_lines::most_visited_open(groot_, kCandidates);
+  return search_lines::most_visited_open(root_, kCandidates);
 }
 
 Node* Search::root_child_locked(Move move) {

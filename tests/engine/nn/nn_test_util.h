@@ -1,11 +1,13 @@
 #pragma once
-// Helpers shared by the nn tests: the Python reference data in tests/data/nn.
+// Helpers shared by the nn tests: the Python reference data in tests/data/nn, the text of a
+// backend's refusal.
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
+#include "engine/nn/registry.h"
 #include "tests/support/test_paths.h"
 
 namespace zh::test {
@@ -22,6 +24,16 @@ inline const nlohmann::json& nn_reference() {
     return nlohmann::json::parse(in);
   }();
   return data;
+}
+
+// What make_evaluator() says when it refuses `config` ("(no error)" where it does not).
+inline std::string make_evaluator_error(const EvaluatorConfig& config) {
+  try {
+    make_evaluator(config);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 }  // namespace zh::test

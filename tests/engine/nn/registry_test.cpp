@@ -9,21 +9,13 @@
 
 #include "engine/evaluator_loader.h"
 #include "engine/nn/backends/uniform.h"
+#include "nn_test_util.h"
 
 namespace zh {
 namespace {
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-std::string error_of(const EvaluatorConfig& config) {
-  try {
-    make_evaluator(config);
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 // Every backend zh_engine builds is there, with nothing but the registry used (no object file a
@@ -45,7 +37,7 @@ TEST(RegistryTest, EveryBuiltInBackendIsRegisteredInPriorityOrder) {
 TEST(RegistryTest, UnknownBackendNamesTheAvailableOnes) {
   EvaluatorConfig config = default_evaluator_config();
   config.backend = "tensorrt";
-  const std::string msg = error_of(config);
+  const std::string msg = test::make_evaluator_error(config);
   EXPECT_NE(msg.find("unknown evaluator backend \"tensorrt\""), std::string::npos) << msg;
   EXPECT_NE(msg.find("uniform"), std::string::npos) << msg;
   EXPECT_NE(msg.find("material"), std::string::npos) << msg;
@@ -56,7 +48,7 @@ TEST(RegistryTest, TorchUnlinkedSaysWhy) {
   ASSERT_FALSE(contains(evaluator_backends(), "torch"));
   EvaluatorConfig config = default_evaluator_config();
   config.backend = "torch";
-  const std::string msg = error_of(config);
+  const std::string msg = test::make_evaluator_error(config);
   EXPECT_NE(msg.find("evaluator backend \"torch\""), std::string::npos) << msg;
   EXPECT_TRUE(msg.find("ZH_WITH_TORCH") != std::string::npos ||
               msg.find("does not link") != std::string::npos)
@@ -75,11 +67,11 @@ TEST(RegistryTest, EachBackendRefusesSettingsItDoesNotTake) {
   EvaluatorConfig config = default_evaluator_config();
   config.backend = "material";
   config.backend_options = "fixed_us=1";
-  EXPECT_EQ(error_of(config),
+  EXPECT_EQ(test::make_evaluator_error(config),
             "evaluator backend \"material\" takes no backend_options (got \"fixed_us=1\")");
   config.backend = "sim";
   config.backend_options = "fixed_us=1,fixed=2";
-  EXPECT_EQ(error_of(config),
+  EXPECT_EQ(test::make_evaluator_error(config),
             "sim backend_options: unknown setting 'fixed=2' (fixed_us, per_position_us, "
             "fail_after, fail_batches, fail_rate)");
   config.backend_options = "fixed_us=1";
@@ -107,7 +99,8 @@ TEST(RegistryTest, ARegisteredBackendIsBuiltWithItsOwnSettings) {
   EXPECT_NE(make_evaluator(config), nullptr);
   EXPECT_EQ(depth_seen, 7);
   config.backend_options = "depth=seven";
-  EXPECT_EQ(error_of(config), "custom-test backend_options: depth=seven is not a number");
+  EXPECT_EQ(test::make_evaluator_error(config),
+            "custom-test backend_options: depth=seven is not a number");
   EXPECT_FALSE(evaluator_on_device(config));
   config.device = "npu";
   EXPECT_TRUE(evaluator_on_device(config));

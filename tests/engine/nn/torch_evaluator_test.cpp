@@ -354,17 +354,8 @@ TEST(TorchEvaluatorTest, BehindInferenceServiceMatchesPython) {
 
 // --- bad model files and options: a clear error, never a crash -------------------------
 
-std::string error_of(const EvaluatorConfig& config) {
-  try {
-    make_evaluator(config);
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 void expect_error_text(const EvaluatorConfig& config, std::vector<std::string> parts) {
-  const std::string msg = error_of(config);
+  const std::string msg = test::make_evaluator_error(config);
   for (const auto& part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
 }
 
