@@ -1,0 +1,204 @@
+"""The search's sequential tests as one queue in the lab (tools/lab/sprt-queue.toml): each test
+in turn to its verdict, across sessions, so the settings work goes on wherever it was left.
+
+  python3 -m tools.lab.sprt_queue [--concurrency N] [--only NAME ...]   # play on
+  python3 -m tools.lab.sprt_queue --list                                 # the standing, Markdown
+
+A test's games are LAB/strength/sprt/NAME.jsonl; a test cut off resumes there, one decided (or
+out of openings) is passed over. Each test plays the zhbot it began with: at its first game the
+build (--zhbot) is copied into LAB/bin under its content's hash, the shipped networks beside it
+(LAB/share/zhbot/models, where that copy looks first), and the copy's name kept in
+LAB/strength/sprt/NAME.zhbot. Both sides of every test are bounded by nodes, so the queue may
+run beside other work (one core per game: --concurrency N plays N games at once)."""
+import argparse
+import glob
+import hashlib
+import os
+import shutil
+import sys
+import tomllib
+
+from tools.measure.strength import runner, sprt, sprt_match
+from tools.measure.strength.sprt import normalized_elo
+from tools.zhtools import ROOT
+from tools.zhtools.lab import lab_dir, lab_path
+from tools.zhtools.match import bounded, parse_spec
+
+QUEUE = os.path.join(ROOT, "tools", "lab", "sprt-queue.toml")
+BUILD = os.path.join(ROOT, "build", "default", "bot", "zhbot")
+# Each setting of the file and of a test, with its type; a test's own value wins.
+SHARED = {"elo0": (int, float), "elo1": (int, float), "openings": str, "more_openings": list}
+TEST = {"name": str, "a": str, "b": str, **SHARED}
+# Every test is one of the file's; the time control only bounds a game that never ends (both
+# sides search a fixed number of nodes and do not read the clock).
+TC = "1+1"
+
+
+class QueueError(ValueError):
+    pass
+
+
+def load_queue(path=QUEUE):
+    """The tests in order, each a dict with every key of TEST; QueueError naming what is wrong."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise QueueError("queue %s: %s" % (path, e)) from e
+    unknown = sorted(set(data) - set(SHARED) - {"test"})
+    if unknown:
+        raise QueueError("queue %s: unknown setting(s) %s" % (path, ", ".join(unknown)))
+    tests, names = [], set()
+    for i, raw in enumerate(data.get("test", [])):
+        test = {k: data[k] for k in SHARED if k in data}
+        test.update(raw)
+        where = "queue %s: test %d (%s)" % (path, i + 1, raw.get("name", "no name"))
+        unknown = sorted(set(test) - set(TEST))
+        if unknown:
+            raise QueueError("%s: unknown setting(s) %s" % (where, ", ".join(unknown)))
+        for key, kind in TEST.items():
+            if not isinstance(test.get(key), kind) or isinstance(test.get(key), bool):
+                raise QueueError("%s: %s is missing or not a %s" % (where, key, getattr(
+                    kind, "__name__", "number")))
+        for side in ("a", "b"):
+            kind, opts = parse_spec(test[side])
+            if kind != "zhbot" or not bounded(opts):
+                raise QueueError("%s: %s %r is not a zhbot bounded by nodes or depth (the queue "
+                                 "runs beside other work)" % (where, side, test[side]))
+        if test["name"] in names or os.sep in test["name"]:
+            raise QueueError("%s: the name is used twice or holds a %s" % (where, os.sep))
+        names.add(test["name"])
+        sprt.Sprt(test["elo0"], test["elo1"])  # refuses bad bounds by name
+        tests.append(test)
+    if not tests:
+        raise QueueError("queue %s: no [[test]]" % path)
+    return tests
+
+
+def results_path(test):
+    return os.path.join(lab_path("strength", "sprt"), test["name"] + ".jsonl")
+
+
+def pin_path(test):
+    return os.path.join(lab_path("strength", "sprt"), test["name"] + ".zhbot")
+
+
+def pin_build(build):
+    """Copies `build` into LAB/bin under its content's hash (once) and the shipped networks
+    beside it; returns the copy's path relative to the lab."""
+    if not os.path.isfile(build):
+        raise SystemExit("%s: no zhbot to pin; build it (make build) or give --zhbot" % build)
+    digest = hashlib.sha256()
+    with open(build, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    name = os.path.join("bin", "zhbot-" + digest.hexdigest()[:12])
+    target = os.path.join(lab_dir(), name)
+    if not os.path.exists(target):
+        lab_path("bin")
+        shutil.copy2(build, target + ".part")
+        os.replace(target + ".part", target)
+    models = lab_path("share", "zhbot", "models")
+    for model in glob.glob(os.path.join(ROOT, "models", "*.pt")):
+        if not os.path.exists(os.path.join(models, os.path.basename(model))):
+            shutil.copy2(model, os.path.join(models, os.path.basename(model)))
+    return name
+
+
+def pinned_zhbot(test, build):
+    """The zhbot `test` plays: the one it began with, else `build` pinned now. A test with games
+    but no pinned zhbot is refused: its games came from a binary nobody can name."""
+    pin = pin_path(test)
+    if not os.path.exists(pin):
+        if os.path.exists(results_path(test)) and os.path.getsize(results_path(test)) > 0:
+            raise SystemExit("%s has games but no pinned zhbot: write the path of the zhbot "
+                             "they came from, relative to the lab, into %s"
+                             % (test["name"], pin))
+        with open(pin + ".part", "w") as f:
+            f.write(pin_build(build) + "\n")
+        os.replace(pin + ".part", pin)
+    with open(pin) as f:
+        zhbot = os.path.join(lab_dir(), f.read().strip())
+    if not os.access(zhbot, os.X_OK):
+        raise SystemExit("%s: the zhbot pinned in %s is gone; the test cannot go on with "
+                         "another binary (move its games away to start it again)"
+                         % (zhbot, pin))
+    return zhbot
+
+
+def test_openings(test):
+    first = runner.load_openings(os.path.join(ROOT, test["openings"]))
+    more = [runner.load_openings(os.path.join(ROOT, p)) for p in test["more_openings"]]
+    return first, more, sprt_match.opening_order(first, more)
+
+
+def standing(test):
+    """(Tally, state) of `test` from its results file, playing nothing; state is "H1", "H0",
+    "out of openings", "playing" or "not begun"."""
+    tally = sprt_match.Tally(test["a"], sprt.Sprt(test["elo0"], test["elo1"]))
+    path = results_path(test)
+    if not os.path.exists(path):
+        return tally, "not begun"
+    for record in runner.load_results(path):
+        tally.add(record)
+    if tally.verdict:
+        return tally, tally.verdict + " accepted"
+    return tally, ("out of openings" if tally.pairs >= len(test_openings(test)[2])
+                   else "playing")
+
+
+def print_standing(tests):
+    print("| test | a | b | pairs [%s] | LLR | normalized Elo | state |" % sprt_match.PAIR_NAMES)
+    print("|---|---|---|---|---|---|---|")
+    for t in tests:
+        tally, state = standing(t)
+        llr = "%.2f of [%.2f, %.2f]" % (tally.test.llr(tally.counts), tally.test.lower,
+                                        tally.test.upper)
+        print("| %s | `%s` | `%s` | %d %s | %s | %s | %s |"
+              % (t["name"], t["a"], t["b"], tally.pairs, tally.counts, llr,
+                 sprt_match.signed(normalized_elo(tally.counts)), state))
+
+
+def play(tests, build, concurrency, max_plies):
+    """Plays each test of `tests` in order to its verdict or to the end of its openings."""
+    for t in tests:
+        zhbot = pinned_zhbot(t, build)
+        first, more, _ = test_openings(t)
+        pinned = os.path.relpath(zhbot, lab_dir())
+        runner.log_line("queue: %s (%s against %s) with %s" % (t["name"], t["a"], t["b"], pinned))
+        sprt_match.run_sprt(t["a"], t["b"], sprt.Sprt(t["elo0"], t["elo1"]), TC,
+                            results_path(t), zhbot, first, max_plies, None, concurrency,
+                            log=runner.log_line, more_openings=more)
+    runner.log_line("queue: every test decided or out of openings")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--queue", default=QUEUE, help="the tests (%(default)s)")
+    ap.add_argument("--zhbot", default=BUILD, help="the build a test begun now pins")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="these tests only, in queue order")
+    ap.add_argument("--list", action="store_true", help="print the standing; play nothing")
+    ap.add_argument("--concurrency", type=int, default=1, help="games at once, a core each")
+    ap.add_argument("--max-plies", type=int, default=400)
+    args = ap.parse_args(argv)
+    try:
+        tests = load_queue(args.queue)
+    except QueueError as e:
+        raise SystemExit(str(e))
+    if args.only:
+        missing = sorted(set(args.only) - {t["name"] for t in tests})
+        if missing:
+            raise SystemExit("--only: no test named %s in %s" % (", ".join(missing), args.queue))
+        tests = [t for t in tests if t["name"] in args.only]
+    if args.concurrency < 1:
+        raise SystemExit("--concurrency %d: want at least 1 game at a time" % args.concurrency)
+    if args.list:
+        print_standing(tests)
+        return 0
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    play(tests, os.path.abspath(args.zhbot), args.concurrency, args.max_plies)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
