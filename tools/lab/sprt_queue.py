@@ -16,13 +16,13 @@ import hashlib
 import os
 import shutil
 import sys
-import tomllib
 
 from tools.measure.strength import runner, sprt, sprt_match
 from tools.measure.strength.sprt import normalized_elo
 from tools.zhtools import ROOT
 from tools.zhtools.lab import lab_dir, lab_path
 from tools.zhtools.match import bounded, parse_spec
+from tools.zhtools.settings_file import check_table, read_toml
 
 QUEUE = os.path.join(ROOT, "tools", "lab", "sprt-queue.toml")
 BUILD = os.path.join(ROOT, "build", "default", "bot", "zhbot")
@@ -40,11 +40,7 @@ class QueueError(ValueError):
 
 def load_queue(path=QUEUE):
     """The tests in order, each a dict with every key of TEST; QueueError naming what is wrong."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise QueueError("queue %s: %s" % (path, e)) from e
+    data = read_toml(path, "queue %s" % path, QueueError)
     unknown = sorted(set(data) - set(SHARED) - {"test"})
     if unknown:
         raise QueueError("queue %s: unknown setting(s) %s" % (path, ", ".join(unknown)))
@@ -53,13 +49,7 @@ def load_queue(path=QUEUE):
         test = {k: data[k] for k in SHARED if k in data}
         test.update(raw)
         where = "queue %s: test %d (%s)" % (path, i + 1, raw.get("name", "no name"))
-        unknown = sorted(set(test) - set(TEST))
-        if unknown:
-            raise QueueError("%s: unknown setting(s) %s" % (where, ", ".join(unknown)))
-        for key, kind in TEST.items():
-            if not isinstance(test.get(key), kind) or isinstance(test.get(key), bool):
-                raise QueueError("%s: %s is missing or not a %s" % (where, key, getattr(
-                    kind, "__name__", "number")))
+        check_table(test, TEST, where, QueueError)
         for side in ("a", "b"):
             kind, opts = parse_spec(test[side])
             if kind != "zhbot" or not bounded(opts):

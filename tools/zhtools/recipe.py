@@ -5,9 +5,9 @@ line wins."""
 import argparse
 import os
 import shlex
-import tomllib
 
 from tools.zhtools import ROOT
+from tools.zhtools.settings_file import check_table, read_toml
 
 RECIPE = os.path.join(ROOT, "tools", "lab", "recipe.toml")
 # Each setting and its type: a file that lacks one, or holds another, is refused by name.
@@ -21,18 +21,9 @@ class RecipeError(ValueError):
 
 def load_recipe(path=RECIPE):
     """The recipe as a dict of FIELDS; RecipeError saying what is wrong with the file."""
-    try:
-        with open(path, "rb") as f:
-            recipe = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise RecipeError("recipe %s: %s" % (path, e)) from e
-    for key, kind in FIELDS.items():
-        if not isinstance(recipe.get(key), kind) or isinstance(recipe.get(key), bool):
-            raise RecipeError("recipe %s: %s is missing or not a %s" % (path, key, getattr(
-                kind, "__name__", "number")))
-    unknown = sorted(set(recipe) - set(FIELDS))
-    if unknown:
-        raise RecipeError("recipe %s: unknown setting(s) %s" % (path, ", ".join(unknown)))
+    where = "recipe %s" % path
+    recipe = read_toml(path, where, RecipeError)
+    check_table(recipe, FIELDS, where, RecipeError)
     return recipe
 
 
