@@ -50,6 +50,12 @@ class EvalBlock {
   bool evaluated = true;
   Edge* edges() { return reinterpret_cast<Edge*>(this + 1); }
   const Edge* edges() const { return reinterpret_cast<const Edge*>(this + 1); }
+  // The index of `move` among the edges, or -1 when it is not one of them.
+  int edge_of(Move move) const {
+    for (int e = 0; e < num_edges; ++e)
+      if (edges()[e].move == move.raw()) return e;
+    return -1;
+  }
   std::size_t bytes() const { return bytes_for(num_edges); }
   static std::size_t bytes_for(int n) { return sizeof(EvalBlock) + std::size_t(n) * sizeof(Edge); }
 

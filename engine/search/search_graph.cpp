@@ -289,14 +289,9 @@ GraphNode* Search::reuse_graph_locked(const Game& game) {
   const auto& new_moves = game.moves();
   for (std::size_t i = game_.moves().size(); i < new_moves.size() && node; ++i) {
     GraphNode* next = nullptr;
-    if (node->expanded()) {
-      const EvalBlock* b = node->block();
-      for (int e = 0; e < b->num_edges; ++e) {
-        if (b->edges()[e].move != new_moves[i].raw()) continue;
-        if (const GraphEdge* edge = node->find_child(std::uint16_t(e))) next = edge->child();
-        break;
-      }
-    }
+    const int e = node->expanded() ? node->block()->edge_of(new_moves[i]) : -1;
+    if (const GraphEdge* edge = e < 0 ? nullptr : node->find_child(std::uint16_t(e)))
+      next = edge->child();
     node = next;
   }
   if (node) node->retain();
@@ -397,10 +392,7 @@ bool Search::root_expanded_locked() const {
 // The node a root move leads to, with its edge made if need be. Only the root's moves reach a
 // node of that ply, so the prover's proofs (which know the game's repetitions) may go there.
 GraphNode* Search::root_child_graph_locked(Move move) {
-  const EvalBlock* b = groot_->block();
-  int idx = -1;
-  for (int e = 0; e < b->num_edges && idx < 0; ++e)
-    if (b->edges()[e].move == move.raw()) idx = e;
+  const int idx = groot_->block()->edge_of(move);
   if (idx < 0) return nullptr;
   GraphEdge* edge = graph_edge(groot_, idx);
   Position after = root_pos_;

@@ -41,10 +41,7 @@ std::vector<Move> Search::prover_candidates() {
 }
 
 Node* Search::root_child_locked(Move move) {
-  const EvalBlock* b = root_->block();
-  int edge = -1;
-  for (int e = 0; e < b->num_edges && edge < 0; ++e)
-    if (b->edges()[e].move == move.raw()) edge = e;
+  const int edge = root_->block()->edge_of(move);
   if (edge < 0) return nullptr;
   Node* prev = nullptr;
   for (Node* c = root_->first_child(); c && c->edge_index() <= edge; c = c->next_sibling()) {

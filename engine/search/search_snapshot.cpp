@@ -61,10 +61,8 @@ template <class N>
 auto* child_for(const N* node, Move move) {
   using Child = std::remove_pointer_t<decltype(node->first_child())>;
   if (!node || !node->expanded()) return static_cast<Child*>(nullptr);
-  const EvalBlock* b = node->block();
-  for (int e = 0; e < b->num_edges; ++e)
-    if (b->edges()[e].move == move.raw()) return node->find_child(std::uint16_t(e));
-  return static_cast<Child*>(nullptr);
+  const int e = node->block()->edge_of(move);
+  return e < 0 ? static_cast<Child*>(nullptr) : node->find_child(std::uint16_t(e));
 }
 
 }  // namespace

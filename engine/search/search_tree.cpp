@@ -106,13 +106,8 @@ std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {
     for (std::size_t i = old_moves.size(); i < new_moves.size() && node; ++i) {
       Node* child = nullptr;
       if (node->expanded()) {
-        const EvalBlock* b = node->block();
-        for (int e = 0; e < b->num_edges; ++e) {
-          if (b->edges()[e].move == new_moves[i].raw()) {
-            child = node->unlink_child(std::uint16_t(e));
-            break;
-          }
-        }
+        const int e = node->block()->edge_of(new_moves[i]);
+        if (e >= 0) child = node->unlink_child(std::uint16_t(e));
       }
       discard_locked(node);
       node = child;
