@@ -44,8 +44,9 @@ OptionTable<EvaluatorChoice> backend_options() {
           {"device", &EvaluatorChoice::device, Text{"cpu"}, "cpu, cuda or cuda:N"},
           {"precision", &EvaluatorChoice::precision,
            Choice{"auto", {"auto", "fp32", "fp16", "bf16", "int8"}},
-           "network precision: auto (fp16 on CUDA; bf16 on a CPU with native bf16; else int8 "
-           "where the model has an -int8 file, else fp32), fp32, bf16 (CPU), fp16 (CUDA) or int8 "
+           "network precision: auto (fp16 on CUDA; on a CPU bf16 where it is native, else int8 "
+           "where the model has an -int8 file, else fp32, unless another of these runs 1.25x as "
+           "fast, timed at load), fp32, bf16 (CPU), fp16 (CUDA) or int8 "
            "(CPU: the model's -int8 file, made by training/quantize.py)"},
           {"nn_threads", &EvaluatorChoice::threads, Int{1, 1, 256},
            "intra-op threads of the torch CPU backend"},

@@ -56,6 +56,10 @@ void run_analyse(const AnalyseArgs& a) {
   limits.nodes = a.nodes;
   limits.movetime = a.movetime;
   if (a.nodes == 0 && a.movetime == 0) limits.nodes = 20000;
+  // The network loads before the clock starts, as a GUI's isready has it load: --movetime is
+  // the search's time.
+  for (const auto& warning : engine.ensure_ready())
+    std::fprintf(stderr, "WARNING: %s\n", warning.c_str());
   auto listener = std::make_shared<Quiet>();
   engine.go(limits, listener);
   engine.wait();

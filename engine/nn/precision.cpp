@@ -1,5 +1,6 @@
 #include "engine/nn/precision.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -33,6 +34,22 @@ std::string resolve_precision(const std::string& requested, bool on_cuda, bool n
   if (requested != "auto") return requested;
   if (on_cuda) return "fp16";
   return native_bf16 ? "bf16" : "fp32";
+}
+
+std::string choose_measured_precision(const std::string& preferred,
+                                      const std::vector<MeasuredPrecision>& measured,
+                                      double margin) {
+  if (measured.empty()) return preferred;
+  auto by_speed = [](const MeasuredPrecision& a, const MeasuredPrecision& b) {
+    return a.positions_per_second < b.positions_per_second;
+  };
+  const MeasuredPrecision& fastest = *std::max_element(measured.begin(), measured.end(), by_speed);
+  const auto kept = std::find_if(measured.begin(), measured.end(), [&](const MeasuredPrecision& m) {
+    return m.precision == preferred;
+  });
+  if (kept == measured.end()) return fastest.precision;
+  return fastest.positions_per_second >= margin * kept->positions_per_second ? fastest.precision
+                                                                             : preferred;
 }
 
 }  // namespace zh

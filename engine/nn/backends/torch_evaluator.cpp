@@ -221,28 +221,31 @@ TorchEvaluator::TorchEvaluator(const TorchConfig& config) : impl_(std::make_uniq
     if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());
   }
   m.info.load_seconds = std::chrono::duration<double>(zh::steady_clock().now() - started).count();
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%.2f", m.info.load_seconds);
-  const std::string precision_text =
-      precision == config.precision ? precision : precision + " (" + config.precision + ")";
   std::string buckets = "none (CPU)";
   if (!m.buckets.empty()) {
     buckets.clear();
     for (int b : m.buckets) buckets += (buckets.empty() ? "" : ",") + std::to_string(b);
   }
   m.info.buckets = buckets;
-  log_message(LogLevel::kInfo,
-              "nn: loaded " + path + " on " + m.info.device + " (" + precision_text + ", " +
-                  std::to_string(m.info.threads) + " thread(s), " + m.info.optimization +
-                  "), policy " + m.info.policy_shape + ", batch buckets " + buckets + ", " +
-                  seconds +
-                  " s; metadata: " + (m.info.metadata.empty() ? "none" : m.info.metadata));
+  log_message(config.log_load ? LogLevel::kInfo : LogLevel::kDebug, load_line(config.precision));
   if (m.device.is_cuda())
     log_message(LogLevel::kInfo,
                 "nn: " + describe_cuda_device(m.device.index()) + "; LibTorch " TORCH_VERSION);
 }
 
 TorchEvaluator::~TorchEvaluator() = default;
+
+std::string TorchEvaluator::load_line(const std::string& requested) const {
+  const TorchModelInfo& i = impl_->info;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.2f", i.load_seconds);
+  const std::string precision =
+      i.precision == requested ? i.precision : i.precision + " (" + requested + ")";
+  return "nn: loaded " + i.path + " on " + i.device + " (" + precision + ", " +
+         std::to_string(i.threads) + " thread(s), " + i.optimization + "), policy " +
+         i.policy_shape + ", batch buckets " + i.buckets + ", " + seconds +
+         " s; metadata: " + (i.metadata.empty() ? "none" : i.metadata);
+}
 
 const TorchModelInfo& TorchEvaluator::info() const { return impl_->info; }
 

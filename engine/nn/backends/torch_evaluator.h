@@ -30,6 +30,7 @@ struct TorchConfig {
   int threads = 1;                 // intra-op threads on the CPU
   float prior_temperature = 1.0f;  // softmax temperature over the legal moves' logits
   int max_batch = 0;               // the largest batch it will see (its CUDA buckets)
+  bool log_load = true;            // false: the "nn: loaded" line at debug level (a trial load)
 };
 
 // Its parser: the evaluator's model, device, precision, nn_threads, prior_temperature and
@@ -54,6 +55,13 @@ struct TorchModelInfo {
 // added to its stem (models/zhbot-net-2.pt -> models/zhbot-net-2-int8.pt).
 std::string int8_model_path(const std::string& path);
 
+// The evaluator for a configuration: precision "auto" on the CPU is measured, the static
+// rule's choice (precision.h) against every other precision this CPU and model allow, a batch of
+// 16 timed in each, and choose_measured_precision keeps one; the choice is kept for the
+// process (per model, device and thread count), and logged with its figures. Anything else:
+// TorchEvaluator(config).
+std::unique_ptr<class TorchEvaluator> make_torch_evaluator(const TorchConfig& config);
+
 class TorchEvaluator final : public Evaluator {
  public:
   // Loads and checks the model (a dummy batch must give the expected shapes). Throws
@@ -70,6 +78,9 @@ class TorchEvaluator final : public Evaluator {
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
 
   const TorchModelInfo& info() const;
+  // The "nn: loaded ..." line: the file, device, precision (with `requested` where it differs),
+  // threads, optimization, policy shape, buckets, load time and metadata.
+  std::string load_line(const std::string& requested) const;
   InputFormat input_format() const;  // as its metadata declares
 
   // For benchmarks: returns a callable that runs the forward pass alone on a batch prepared

@@ -16,7 +16,7 @@ BackendRegistration torch_backend() {
   b.name = "torch";
   b.priority = 40;  // the network: the default wherever it is linked
   b.make = [](const EvaluatorConfig& config, BackendOptions& own) -> std::unique_ptr<Evaluator> {
-    return std::make_unique<TorchEvaluator>(torch_config_of(config, own));
+    return make_torch_evaluator(torch_config_of(config, own));
   };
   b.on_device = on_cuda;
   // While a GPU is down, the same network on the CPU at the CPU's precision.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace zh {
 namespace {
 
@@ -30,6 +32,22 @@ TEST(PrecisionTest, AutoIsBf16OnACpuWithNativeBf16AndFp16OnCuda) {
   // CUDA: fp16 (tensor cores; lc0 and CrazyAra run their networks in fp16 on GPUs).
   EXPECT_EQ(resolve_precision("auto", true, true), "fp16");
   EXPECT_EQ(resolve_precision("auto", true, false), "fp16");
+}
+
+// The figures of docs/performance.md: an Intel Xeon that lists avx512_bf16 but runs bf16 at
+// half fp32's speed, and an AMD EPYC (Zen 4) where bf16 ran 1.6x fp32.
+TEST(PrecisionTest, MeasuredAutoKeepsThePreferredUnlessAnotherIsClearlyFaster) {
+  const std::vector<MeasuredPrecision> xeon = {{"bf16", 990}, {"int8", 2800}, {"fp32", 2200}};
+  EXPECT_EQ(choose_measured_precision("bf16", xeon), "int8");
+  const std::vector<MeasuredPrecision> zen4 = {{"bf16", 2750}, {"fp32", 1700}};
+  EXPECT_EQ(choose_measured_precision("bf16", zen4), "bf16");
+  // Within the margin the preferred stays, however the noise falls.
+  EXPECT_EQ(choose_measured_precision("int8", {{"int8", 1000}, {"fp32", 1240}}), "int8");
+  EXPECT_EQ(choose_measured_precision("int8", {{"int8", 1000}, {"fp32", 1250}}), "fp32");
+  EXPECT_EQ(choose_measured_precision("int8", {{"int8", 1000}, {"fp32", 1250}}, 1.5), "int8");
+  // The preferred one did not load: the fastest of the rest; nothing measured: the preferred.
+  EXPECT_EQ(choose_measured_precision("int8", {{"fp32", 900}, {"bf16", 400}}), "fp32");
+  EXPECT_EQ(choose_measured_precision("bf16", {}), "bf16");
 }
 
 TEST(PrecisionTest, AnExplicitChoiceIsKept) {

@@ -19,6 +19,7 @@
 
 #include "engine/chess/notation.h"
 #include "engine/evaluator_loader.h"
+#include "engine/log.h"
 #include "engine/nn/backends/torch_cpu_fusion.h"
 #include "engine/nn/encoder.h"
 #include "engine/nn/inference_service.h"
@@ -291,7 +292,46 @@ TEST(TorchEvaluatorTest, Bf16OnCpuIsClose) {
   }
 }
 
-// "auto" runs in the precision this CPU is good at and reports which one it chose.
+// "auto" through the backend's factory, which the engine and the bot load with: on the CPU it
+// times every precision this CPU and the model allow, keeps one, logs the figures, and the next
+// load in the process takes the same choice without timing again.
+TEST(TorchEvaluatorTest, MeasuredAutoTimesEachPrecisionOnceAndSaysWhatItChose) {
+  std::vector<std::string> loaded;
+  set_log_sink([&](LogLevel level, std::string_view text) {
+    if (level == LogLevel::kInfo && text.rfind("nn: loaded", 0) == 0) loaded.emplace_back(text);
+  });
+  TorchConfig config = shipped_config();  // an fp32 file with its int8 twin beside it
+  ASSERT_EQ(config.precision, "auto");
+  const auto first = make_torch_evaluator(config);
+  const auto second = make_torch_evaluator(config);
+  config.precision = "fp32";
+  const auto asked = make_torch_evaluator(config);
+  set_log_sink(nullptr);
+
+  ASSERT_EQ(loaded.size(), 3u);
+  const std::string chosen = first->info().precision;
+  EXPECT_TRUE(chosen == "int8" || chosen == "fp32" || chosen == "bf16") << chosen;
+  EXPECT_NE(loaded[0].find(chosen + " (auto)"), std::string::npos) << loaded[0];
+  EXPECT_NE(loaded[0].find("measured on this CPU"), std::string::npos) << loaded[0];
+  for (const char* p : {"int8 ", "fp32 "}) EXPECT_NE(loaded[0].find(p), std::string::npos) << p;
+  EXPECT_EQ(loaded[0].find("bf16 ") != std::string::npos, cpu_has_native_bf16()) << loaded[0];
+  EXPECT_EQ(std::filesystem::path(first->info().path).filename(),
+            chosen == "int8" ? int8_model_path(config.model_path) : config.model_path);
+
+  EXPECT_EQ(second->info().precision, chosen);
+  EXPECT_NE(loaded[1].find("measured at this process's first load"), std::string::npos);
+  EXPECT_EQ(loaded[1].find("measured on this CPU"), std::string::npos) << loaded[1];
+  EXPECT_EQ(asked->info().precision, "fp32");
+  EXPECT_EQ(loaded[2].find("auto"), std::string::npos) << loaded[2];
+
+  std::vector<Evaluation> out(1);
+  const std::vector<EvalInput> start = {{Position(), 0}};
+  first->evaluate(start, out);
+  EXPECT_LT(std::abs(out[0].value), 0.35f) << "the start position is about level";
+  EXPECT_EQ(out[0].priors.size(), 20u);
+}
+
+// TorchEvaluator itself takes the static rule for "auto" (the measured choice starts from it).
 TEST(TorchEvaluatorTest, AutoPrecisionIsResolvedAndReported) {
   TorchConfig config = torch_config("tiny.pt");
   config.precision = "auto";
