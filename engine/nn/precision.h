@@ -5,9 +5,10 @@
 // file beside it (the torch backend decides that: it sees the file), else fp32. On the CPU the
 // torch backend then times every precision this machine and model allow and keeps that choice
 // unless another runs kMeasuredMargin times as fast (choose_measured_precision): a CPU that
-// lists avx512_bf16 can run bf16 at half fp32's speed (docs/performance.md). fp16 on CUDA,
-// as lc0 and CrazyAra run their networks on GPUs (tensor cores; about 2x fp32 in lc0's figures). No
-// zhbot CUDA figure exists yet (docs/gpu-engine.md): `precision: fp32` is the way back.
+// lists avx512_bf16 ran bf16 at 0.6 of fp32 and 0.4 of int8 (docs/performance.md). fp16 on
+// CUDA, as lc0 and CrazyAra run their networks on GPUs (tensor cores); on an H100 it was no
+// faster than fp32 for this small network (docs/gpu-deployment.md): `precision: fp32` is the
+// way back.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -64,7 +64,8 @@ const OptionTable<SearchParams> kOptions{
         {"mcts_solver", &SearchParams::mcts_solver, Bool{true},
          "propagate proven wins, losses and draws up the tree"},
         {"transpositions", &SearchParams::transpositions, Bool{true},
-         "share network evaluations between transposed positions (paper 9.2.5)"},
+         "the tree's evaluation cache: share network evaluations between transposed positions "
+         "(paper 9.2.5); the graph always shares a position's node"},
         {"graph", &SearchParams::graph, Bool{false},
          "Monte-Carlo graph search: one node per position (with the counters the network sees), "
          "shared by every move order that reaches it, instead of a tree (docs/search-formulas.md)"},
@@ -81,7 +82,8 @@ const OptionTable<SearchParams> kOptions{
         {"q_pv_depth", &SearchParams::q_pv_depth, Int{0, 0, 5},
          "eq. (6): take Q from this depth of each move's line (0 = the move's own Q)"},
         {"temperature", &SearchParams::temperature, Float{0.07, 0.001, 10},
-         "move sampling temperature of the first moves (the bot samples 4 against humans)"},
+         "move sampling temperature of the first moves (the bot samples its first 4 against humans "
+         "when game.human_opening_temperature is on)"},
         {"max_tree_nodes", &SearchParams::max_tree_nodes, Int{0, 0, std::int64_t(1) << 40},
          "stop the search when the tree has this many nodes (0 = no cap)"},
         {"max_memory_mb", &SearchParams::max_memory_mb, Int{2048, 16, 1 << 20},

@@ -1,6 +1,6 @@
 // Precision "auto" on the CPU, measured: a CPU's flags do not tell how fast LibTorch runs each
-// number format on it (an Intel Xeon that lists avx512_bf16 ran bf16 at half fp32's speed and a
-// third of int8's, an AMD EPYC Zen 4 bf16 at 1.6x fp32: docs/performance.md), so the network is
+// number format on it (an Intel Xeon that lists avx512_bf16 ran bf16 at 0.6 of fp32 and 0.4 of
+// int8, an AMD EPYC Zen 4 bf16 at 1.6x fp32: docs/performance.md), so the network is
 // loaded in each precision this CPU and model allow and a batch is timed in each.
 #include <algorithm>
 #include <chrono>
@@ -19,6 +19,7 @@
 #include "engine/nn/encoder.h"
 #include "engine/nn/model_path.h"
 #include "engine/nn/precision.h"
+#include "engine/util/clock.h"
 
 namespace zh {
 namespace {
@@ -30,14 +31,14 @@ constexpr int kMinCalls = 3;
 
 // Positions a second of the raw forward pass at kTimedBatch: the best of kRounds rounds.
 double time_forward(const std::function<void()>& forward, double best) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
+  const Clock& clock = steady_clock();
+  const auto start = clock.now();
   int calls = 0;
   double elapsed = 0;
   while (calls < kMinCalls || elapsed < kRoundSeconds) {
     forward();
     ++calls;
-    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    elapsed = std::chrono::duration<double>(clock.now() - start).count();
   }
   return std::max(best, kTimedBatch * calls / elapsed);
 }

@@ -140,9 +140,9 @@ TorchEvaluator::TorchEvaluator(const TorchConfig& config) : impl_(std::make_uniq
   disable_cpu_fusion();
   use_onednn_for_quantized_models();
   LoadedModule loaded = load_module(path);
-  // `auto` on a CPU without native bf16 runs the model's int8 file where it has one: a 1+1 match
-  // chose it over fp32 (docs/strength.md, "int8 inference at 1+1"). Against bf16 on a CPU that
-  // has it, int8 has not been measured, so bf16 stays there.
+  // `auto` here is the static rule: on a CPU without native bf16 the model's int8 file where it
+  // has one (a 1+1 match chose it over fp32: docs/strength.md, "int8 inference at 1+1"), bf16
+  // where native. make_torch_evaluator (torch_auto_precision.cpp) then times the others.
   std::error_code ec;
   const bool auto_int8 = config.precision == "auto" && !m.device.is_cuda() &&
                          !cpu_has_native_bf16() && loaded.parsed.weights == "fp32" &&
