@@ -11,7 +11,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/chess/notation.h"
 #include "tests/engine/search/search_test_util.h"
@@ -126,37 +128,42 @@ TEST(Engine, GoNodesReturnsALegalMoveAndInfo) {
   EXPECT_EQ(rec->bests[0].reason, StopReason::kPlayouts);
 }
 
-TEST(Engine, AKeptTreeThatIsNotThePositionIsSearchedAfreshWithAWarning) {
-  auto lying = std::make_shared<test::MoveDroppingEvaluator>();
-  Engine engine([lying](const Options&) {
-    LoadedEvaluator loaded;
-    loaded.evaluator = lying;
-    return loaded;
-  });
-  engine.set_option("threads", "1");
-  auto rec = std::make_shared<Recorder>();
-  SearchLimits limits;
-  limits.nodes = 2000;
-  engine.go(limits, rec);
-  engine.wait();
-  ASSERT_EQ(rec->bests.size(), 1u);
-  // Two plies on, along the tree's own main line: a kept node whose block left a move out.
-  const auto& pv = rec->infos.back().pv;
-  ASSERT_GE(pv.size(), 2u);
-  Game g;
-  g.play(pv[0]);
-  g.play(pv[1]);
-  lying->lying = false;
-  engine.set_game(g);
-  engine.go(limits, rec);
-  engine.wait();
-  ASSERT_EQ(rec->bests.size(), 2u);
-  EXPECT_TRUE(g.position().is_legal(rec->bests[1].move));
-  const auto warned = std::count_if(rec->messages.begin(), rec->messages.end(), [&](auto& m) {
-    return m.rfind("WARNING: the kept search tree does not match", 0) == 0;
-  });
-  EXPECT_EQ(warned, 1);
-  for (const auto& m : rec->messages) EXPECT_EQ(m.rfind("reusing", 0), std::string::npos) << m;
+// Both structures check the kept node against the position the game reached.
+TEST(Engine, AKeptSearchThatIsNotThePositionIsSearchedAfreshWithAWarning) {
+  for (const std::string structure : {"tree", "graph"}) {
+    SCOPED_TRACE(structure);
+    auto lying = std::make_shared<test::MoveDroppingEvaluator>();
+    Engine engine([lying](const Options&) {
+      LoadedEvaluator loaded;
+      loaded.evaluator = lying;
+      return loaded;
+    });
+    engine.set_option("threads", "1");
+    engine.set_option("graph", structure == "graph" ? "true" : "false");
+    auto rec = std::make_shared<Recorder>();
+    SearchLimits limits;
+    limits.nodes = 2000;
+    engine.go(limits, rec);
+    engine.wait();
+    ASSERT_EQ(rec->bests.size(), 1u);
+    // Two plies on, along the search's own main line: a kept node whose block left a move out.
+    const std::vector<Move> pv = rec->infos.back().pv;
+    ASSERT_GE(pv.size(), 2u);
+    Game g;
+    g.play(pv[0]);
+    g.play(pv[1]);
+    lying->lying = false;
+    engine.set_game(g);
+    engine.go(limits, rec);
+    engine.wait();
+    ASSERT_EQ(rec->bests.size(), 2u);
+    EXPECT_TRUE(g.position().is_legal(rec->bests[1].move));
+    const std::string warning = "WARNING: the kept search " + structure + " does not match";
+    const auto warned = std::count_if(rec->messages.begin(), rec->messages.end(),
+                                      [&](auto& m) { return m.rfind(warning, 0) == 0; });
+    EXPECT_EQ(warned, 1);
+    for (const auto& m : rec->messages) EXPECT_EQ(m.rfind("reusing", 0), std::string::npos) << m;
+  }
 }
 
 TEST(Engine, StopAlwaysYieldsOneBestmove) {

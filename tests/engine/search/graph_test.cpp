@@ -316,7 +316,7 @@ TEST(Graph, TheOptionSwitchesOneSearchBetweenTreeAndGraph) {
   Search search(std::make_shared<UniformEvaluator>());
   for (bool graph : {true, false, true}) {
     SCOPED_TRACE(graph);
-    SearchParams p = graph ? graph_params() : default_params();
+    SearchParams p = graph ? graph_params() : test::tree_params();
     const auto s = run_search(search, Game(), p, 500);
     EXPECT_EQ(s.root_visits, 500u);  // nothing kept across the switch
     const TreeAudit a = search.audit_tree();

@@ -1,3 +1,4 @@
+// The tree's tests (graph=false); graph_test.cpp holds the graph's.
 #include "engine/search/search.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,7 @@
 namespace zh {
 namespace {
 
-using test::default_params;
+using test::tree_params;
 using test::game_from;
 using test::MoveDroppingEvaluator;
 using test::run_search;
@@ -35,7 +36,7 @@ std::uint32_t child_visit_sum(const SearchSnapshot& s) {
 // Searches the start position for 3000 playouts and plays the first two moves of its PV onto
 // `g`: a position whose subtree the tree-reuse tests keep. Call under ASSERT_NO_FATAL_FAILURE.
 void search_and_play_two_pv_moves(Search& search, Game& g, SearchSnapshot& first) {
-  first = run_search(search, g, default_params(), 3000);
+  first = run_search(search, g, tree_params(), 3000);
   ASSERT_GE(first.pv.size(), 2u);
   g.play(first.pv[0]);
   g.play(first.pv[1]);
@@ -43,7 +44,7 @@ void search_and_play_two_pv_moves(Search& search, Game& g, SearchSnapshot& first
 
 TEST(Search, PlayoutLimitIsExactAndVisitsAddUp) {
   Search search(uniform());
-  const auto s = run_search(search, Game(), default_params(), 1000);
+  const auto s = run_search(search, Game(), tree_params(), 1000);
   EXPECT_EQ(s.reason, StopReason::kPlayouts);
   EXPECT_EQ(s.playouts, 1000);
   EXPECT_EQ(s.root_visits, 1000u);                   // fresh tree: every playout passed the root
@@ -59,10 +60,10 @@ TEST(Search, TheRootsValueIsReportedForTheSideToMove) {
   const Game g = game_from("4k3/8/8/8/8/8/8/3QK3[] w - - 0 1");
   ASSERT_GT(MaterialEvaluator::value_of(g.position()), 0.2f);
   Search search(std::make_shared<MaterialEvaluator>());
-  const auto s = run_search(search, g, default_params(), 200);
+  const auto s = run_search(search, g, tree_params(), 200);
   EXPECT_GT(s.root_q, 0.2f);
   Search black(std::make_shared<MaterialEvaluator>());
-  EXPECT_LT(run_search(black, game_from("4k3/8/8/8/8/8/8/3QK3[] b - - 0 1"), default_params(), 200)
+  EXPECT_LT(run_search(black, game_from("4k3/8/8/8/8/8/8/3QK3[] b - - 0 1"), tree_params(), 200)
                 .root_q,
             -0.2f);
 }
@@ -70,7 +71,7 @@ TEST(Search, TheRootsValueIsReportedForTheSideToMove) {
 TEST(Search, UnvisitedChildrenStartAtQMinusOne) {
   // Playout 1 expands the root, 2 visits the top edge. With Q init -1 playout 3 returns to
   // it (its Q = 0 beats -1 + U); with Q init 0 it would try the next edge instead.
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   p.batch_size = 1;
   Search a(uniform());
   auto s = run_search(a, Game(), p, 3);
@@ -89,7 +90,7 @@ TEST(Search, RelativeFirstPlayFollowsTheParentNotQInit) {
   // next edge (first-play value + U over 0 + 1). With no reduction the next edge starts at the
   // parent's 0 and wins; with a large one it starts far below and the visited child wins.
   // q_init no longer counts: 1 would send every playout to a new edge.
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   p.batch_size = 1;
   p.fpu_relative = true;
   p.q_init = 1;
@@ -107,7 +108,7 @@ TEST(Search, RelativeFirstPlayFollowsTheParentNotQInit) {
 
 TEST(Search, VirtualLossSpreadsABatch) {
   // One batch of 16 leaves: virtual loss sends each to a different root move.
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   p.batch_size = 16;
   Search a(uniform());
   auto s = run_search(a, Game(), p, 17);
@@ -145,7 +146,7 @@ TEST(Search, VirtualVisitsKeepABatchOnTheBestMove) {
   // Under virtual loss each pending playout through the best move counts as a loss there, so
   // the batch spreads to other moves; a virtual visit only shrinks the move's exploration
   // term and leaves its Q, so more of the batch stays on it.
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   const auto loss = batch_visits(p, 40, 16);
   p.virtual_visit_threshold = 1000;
   const auto visit = batch_visits(p, 40, 16);
@@ -160,7 +161,7 @@ TEST(Search, VirtualVisitsKeepABatchOnTheBestMove) {
 TEST(Search, FindsMateInOneAndStops) {
   const Game g = game_from("6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1");
   Search search(uniform());
-  const auto s = run_search(search, g, default_params(), 100000);
+  const auto s = run_search(search, g, tree_params(), 100000);
   EXPECT_EQ(s.reason, StopReason::kSolved);
   EXPECT_EQ(s.root_proof, Proof::kWin);
   EXPECT_EQ(s.root_proof_plies, 1);
@@ -175,7 +176,7 @@ TEST(Search, FindsMateInTwoWithTheUniformBackend) {
   const Game g = game_from("5r1k/6pp/8/8/2B5/8/5PPP/6K1[QN] w - - 0 1");
   for (int threads : {1, 2}) {
     Search search(uniform());
-    const auto s = run_search(search, g, default_params(threads), 20000);
+    const auto s = run_search(search, g, tree_params(threads), 20000);
     EXPECT_EQ(s.reason, StopReason::kSolved) << threads;
     EXPECT_EQ(s.root_proof, Proof::kWin);
     EXPECT_EQ(s.root_proof_plies, 3);
@@ -186,12 +187,12 @@ TEST(Search, FindsMateInTwoWithTheUniformBackend) {
 TEST(Search, CheckmatedAndStalematedRootsHaveNoMove) {
   Search search(uniform());
   auto s =
-      run_search(search, game_from("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1"), default_params(), 100);
+      run_search(search, game_from("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1"), tree_params(), 100);
   EXPECT_TRUE(s.children.empty());
   EXPECT_EQ(s.best, -1);
   EXPECT_EQ(s.root_proof, Proof::kLoss);
   search.clear();
-  s = run_search(search, game_from("7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1"), default_params(), 100);
+  s = run_search(search, game_from("7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1"), tree_params(), 100);
   EXPECT_EQ(s.best, -1);
   EXPECT_EQ(s.root_proof, Proof::kDraw);
 }
@@ -200,7 +201,7 @@ TEST(Search, RepeatingAGamePositionIsADraw) {
   Game g;
   for (const char* m : {"g1f3", "g8f6", "f3g1", "f6g8"}) g.play_uci(m);
   Search search(uniform());
-  const auto s = run_search(search, g, default_params(), 3000);
+  const auto s = run_search(search, g, tree_params(), 3000);
   const RootChild* back = find_child(s, g.position(), "g1f3");  // reaches a known position
   const RootChild* fresh = find_child(s, g.position(), "b1c3");
   ASSERT_TRUE(back && fresh);
@@ -215,18 +216,18 @@ TEST(Search, TreeReuseKeepsTheSubtreeOfTheMovesPlayed) {
   Game g;
   SearchSnapshot s;
   ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
-  const std::uint32_t kept = search.set_game(g, default_params());
+  const std::uint32_t kept = search.set_game(g, tree_params());
   EXPECT_GT(kept, 1u);
   EXPECT_EQ(search.snapshot().root_visits, kept);
   // The next search continues from there and the counts still add up.
-  const auto t = run_search(search, g, default_params(), 500);
+  const auto t = run_search(search, g, tree_params(), 500);
   EXPECT_EQ(t.root_visits, kept + 500);
   EXPECT_EQ(child_visit_sum(t), t.root_visits - 1);
   // A game that does not extend the old one starts afresh; so does reuse_tree = false.
-  EXPECT_EQ(search.set_game(Game(), default_params()), 0u);
-  SearchParams no_reuse = default_params();
+  EXPECT_EQ(search.set_game(Game(), tree_params()), 0u);
+  SearchParams no_reuse = tree_params();
   no_reuse.reuse_tree = false;
-  run_search(search, Game(), default_params(), 300);
+  run_search(search, Game(), tree_params(), 300);
   Game g2;
   g2.play_uci("e2e4");
   EXPECT_EQ(search.set_game(g2, no_reuse), 0u);
@@ -239,13 +240,13 @@ TEST(Search, AKeptTreeThatIsNotThePositionIsDroppedWithANote) {
   SearchSnapshot s;
   ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
   evaluator->lying = false;
-  EXPECT_EQ(search.set_game(g, default_params()), 0u);
+  EXPECT_EQ(search.set_game(g, tree_params()), 0u);
   const auto notes = search.take_notes();
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find(g.position().fen()), std::string::npos) << notes[0];
   EXPECT_TRUE(search.take_notes().empty());  // reported once
   // The fresh root has every legal move.
-  const auto t = run_search(search, g, default_params(), 200);
+  const auto t = run_search(search, g, tree_params(), 200);
   EXPECT_EQ(int(t.children.size()), g.position().count_legal_moves());
   EXPECT_TRUE(t.error.empty()) << t.error;
 }
@@ -254,7 +255,7 @@ TEST(Search, AnEvaluatorAnsweringWithOtherMovesAtTheRootIsAnError) {
   auto evaluator = std::make_shared<MoveDroppingEvaluator>();
   evaluator->spared = Position::from_fen("8/8/8/8/8/8/8/K6k[] w - - 0 1");  // not this root
   Search search(evaluator);
-  const auto s = run_search(search, Game(), default_params(), 100);
+  const auto s = run_search(search, Game(), tree_params(), 100);
   EXPECT_EQ(s.reason, StopReason::kError);
   EXPECT_NE(s.error.find("move-dropping"), std::string::npos) << s.error;
   EXPECT_NE(s.error.find("not the legal moves"), std::string::npos) << s.error;
@@ -266,13 +267,13 @@ TEST(Search, TreeReuseOnlyUnlinksAndTheNextSearchFreesTheRest) {
   Game g;
   SearchSnapshot s;
   ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
-  const std::uint32_t kept = search.set_game(g, default_params());
+  const std::uint32_t kept = search.set_game(g, tree_params());
   ASSERT_LT(kept, 1500u);
   // Nothing freed yet: the caller (the bot's move path) did not wait for it.
   EXPECT_EQ(search.snapshot().tree_nodes, s.tree_nodes);
   // The next search frees it a little per batch; then only the live tree is left (every node
   // of which has been visited, so about one node per root visit).
-  const auto t = run_search(search, g, default_params(), 2000);
+  const auto t = run_search(search, g, tree_params(), 2000);
   EXPECT_EQ(t.root_visits, kept + 2000);
   EXPECT_LT(t.tree_nodes, std::int64_t(t.root_visits) + 100);
   EXPECT_EQ(child_visit_sum(t), t.root_visits - 1);
@@ -283,7 +284,7 @@ TEST(Search, GarbageInTheWayOfTheNodeCapIsFreedInsteadOfStopping) {
   Game g;
   SearchSnapshot s;
   ASSERT_NO_FATAL_FAILURE(search_and_play_two_pv_moves(search, g, s));
-  SearchParams capped = default_params();
+  SearchParams capped = tree_params();
   capped.max_tree_nodes = 2500;  // the old tree alone is above it
   search.set_game(g, capped);
   const auto t = run_search(search, g, capped, 500);
@@ -294,7 +295,7 @@ TEST(Search, GarbageInTheWayOfTheNodeCapIsFreedInsteadOfStopping) {
 TEST(Search, TranspositionsShareEvaluations) {
   auto with = std::make_shared<test::CountingEvaluator>();
   auto without = std::make_shared<test::CountingEvaluator>();
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   Search a(with);
   const auto sa = run_search(a, Game(), p, 6000);
   p.transpositions = false;
@@ -306,7 +307,7 @@ TEST(Search, TranspositionsShareEvaluations) {
 }
 
 TEST(Search, TreeNodeCapStopsTheSearch) {
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   p.max_tree_nodes = 500;
   Search search(uniform());
   const auto s = run_search(search, Game(), p, 0);  // no playout limit
@@ -316,7 +317,7 @@ TEST(Search, TreeNodeCapStopsTheSearch) {
 }
 
 TEST(Search, MemoryCapStopsTheSearchAtItsSize) {
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   p.max_memory_mb = 16;
   Search search(uniform());
   const auto s = run_search(search, Game(), p, 0);  // no playout limit
@@ -330,7 +331,7 @@ TEST(Search, MemoryStaysUnderOnePointFiveKilobytesPerExpandedNode) {
   const Game g =
       game_from("r2q1rk1/ppp2pp1/1bnp3p/3B4/3PP1b1/4PN2/PP4PP/R2Q1RK1[BNPnp] b - - 0 13");
   Search search(uniform());
-  const auto s = run_search(search, g, default_params(), 5000);
+  const auto s = run_search(search, g, tree_params(), 5000);
   ASSERT_GT(s.expanded_nodes, 1000);
   const double per_node = double(s.tree_bytes) / double(s.expanded_nodes);
   EXPECT_LE(per_node, 1536.0);
@@ -339,17 +340,17 @@ TEST(Search, MemoryStaysUnderOnePointFiveKilobytesPerExpandedNode) {
 
 TEST(Search, EvaluatorErrorsStopTheSearchCleanly) {
   Search root_fails(std::make_shared<test::FailingEvaluator>(0));
-  auto s = run_search(root_fails, Game(), default_params(), 100);
+  auto s = run_search(root_fails, Game(), tree_params(), 100);
   EXPECT_EQ(s.reason, StopReason::kError);
   EXPECT_NE(s.error.find("device lost"), std::string::npos);
   Search later(std::make_shared<test::FailingEvaluator>(5));
-  s = run_search(later, Game(), default_params(2), 100000);
+  s = run_search(later, Game(), tree_params(2), 100000);
   EXPECT_EQ(s.reason, StopReason::kError);
   EXPECT_GE(s.best, 0);  // a move is still chosen
 }
 
 TEST(Search, RootNoiseIsSeededAndKeepsPriorsNormalised) {
-  SearchParams p = default_params();
+  SearchParams p = tree_params();
   p.dirichlet_noise = true;
   Search a(uniform()), b(uniform());
   a.seed(42);
@@ -369,7 +370,7 @@ TEST(Search, RootNoiseIsSeededAndKeepsPriorsNormalised) {
 
 TEST(Search, StopRequestEndsAnUnlimitedSearch) {
   Search search(uniform());
-  SearchParams p = default_params(2);
+  SearchParams p = tree_params(2);
   search.set_game(Game(), p);
   search.start(p, NodeLimits{});
   EXPECT_FALSE(search.wait_finished_for(20));

@@ -24,6 +24,13 @@ inline SearchParams default_params(int threads = 1) {
   return p;
 }
 
+// The defaults with a tree instead of the graph: the tree's own tests (search_test.cpp).
+inline SearchParams tree_params(int threads = 1) {
+  SearchParams p = default_params(threads);
+  p.graph = false;
+  return p;
+}
+
 inline SearchSnapshot run_search(Search& s, const Game& g, const SearchParams& p,
                                  std::int64_t playouts) {
   s.set_game(g, p);
