@@ -43,13 +43,17 @@ std::string choose_measured_precision(const std::string& preferred,
   auto by_speed = [](const MeasuredPrecision& a, const MeasuredPrecision& b) {
     return a.positions_per_second < b.positions_per_second;
   };
-  const MeasuredPrecision& fastest = *std::max_element(measured.begin(), measured.end(), by_speed);
+  const auto top = std::max_element(measured.begin(), measured.end(), by_speed);
+  const double fastest = top->positions_per_second;
+  auto close = [&](const MeasuredPrecision& m) {
+    return m.positions_per_second * margin > fastest;
+  };
   const auto kept = std::find_if(measured.begin(), measured.end(), [&](const MeasuredPrecision& m) {
     return m.precision == preferred;
   });
-  if (kept == measured.end()) return fastest.precision;
-  return fastest.positions_per_second >= margin * kept->positions_per_second ? fastest.precision
-                                                                             : preferred;
+  if (kept != measured.end() && close(*kept)) return preferred;
+  const auto first_close = std::find_if(measured.begin(), measured.end(), close);
+  return (first_close != measured.end() ? first_close : top)->precision;  // none: rates of 0
 }
 
 }  // namespace zh

@@ -35,9 +35,11 @@ struct MeasuredPrecision {
 // start to the next.
 inline constexpr double kMeasuredMargin = 1.25;
 
-// `preferred` (the static rule's choice), unless the fastest of `measured` ran at least `margin`
-// times as fast as it; then the fastest. `preferred` missing from `measured` (it failed to
-// load): the fastest. Empty `measured`: `preferred`.
+// `preferred` (the static rule's choice) unless the fastest of `measured` ran at least `margin`
+// times as fast as it; then the first of `measured`, in its order, that ran within `margin` of
+// the fastest, so that two precisions close in speed do not swap places from one start to the
+// next. `preferred` missing from `measured` (it failed to load): the same rule over the rest.
+// Empty `measured`: `preferred`.
 std::string choose_measured_precision(const std::string& preferred,
                                       const std::vector<MeasuredPrecision>& measured,
                                       double margin = kMeasuredMargin);

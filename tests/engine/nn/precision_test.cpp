@@ -45,7 +45,13 @@ TEST(PrecisionTest, MeasuredAutoKeepsThePreferredUnlessAnotherIsClearlyFaster) {
   EXPECT_EQ(choose_measured_precision("int8", {{"int8", 1000}, {"fp32", 1240}}), "int8");
   EXPECT_EQ(choose_measured_precision("int8", {{"int8", 1000}, {"fp32", 1250}}), "fp32");
   EXPECT_EQ(choose_measured_precision("int8", {{"int8", 1000}, {"fp32", 1250}}, 1.5), "int8");
-  // The preferred one did not load: the fastest of the rest; nothing measured: the preferred.
+  // Past the preferred, the first in order that is close to the fastest: int8 and fp32 close
+  // in speed do not swap with the noise.
+  EXPECT_EQ(choose_measured_precision("bf16", {{"bf16", 800}, {"int8", 2000}, {"fp32", 2300}}),
+            "int8");
+  EXPECT_EQ(choose_measured_precision("bf16", {{"bf16", 800}, {"int8", 1800}, {"fp32", 2300}}),
+            "fp32");
+  // The preferred one did not load: the same rule over the rest; nothing measured: the preferred.
   EXPECT_EQ(choose_measured_precision("int8", {{"fp32", 900}, {"bf16", 400}}), "fp32");
   EXPECT_EQ(choose_measured_precision("bf16", {}), "bf16");
 }
