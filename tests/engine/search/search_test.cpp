@@ -13,10 +13,10 @@
 namespace zh {
 namespace {
 
-using test::tree_params;
 using test::game_from;
 using test::MoveDroppingEvaluator;
 using test::run_search;
+using test::tree_params;
 
 std::shared_ptr<Evaluator> uniform() { return std::make_shared<UniformEvaluator>(); }
 
@@ -63,9 +63,9 @@ TEST(Search, TheRootsValueIsReportedForTheSideToMove) {
   const auto s = run_search(search, g, tree_params(), 200);
   EXPECT_GT(s.root_q, 0.2f);
   Search black(std::make_shared<MaterialEvaluator>());
-  EXPECT_LT(run_search(black, game_from("4k3/8/8/8/8/8/8/3QK3[] b - - 0 1"), tree_params(), 200)
-                .root_q,
-            -0.2f);
+  EXPECT_LT(
+      run_search(black, game_from("4k3/8/8/8/8/8/8/3QK3[] b - - 0 1"), tree_params(), 200).root_q,
+      -0.2f);
 }
 
 TEST(Search, UnvisitedChildrenStartAtQMinusOne) {
@@ -186,8 +186,7 @@ TEST(Search, FindsMateInTwoWithTheUniformBackend) {
 
 TEST(Search, CheckmatedAndStalematedRootsHaveNoMove) {
   Search search(uniform());
-  auto s =
-      run_search(search, game_from("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1"), tree_params(), 100);
+  auto s = run_search(search, game_from("R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1"), tree_params(), 100);
   EXPECT_TRUE(s.children.empty());
   EXPECT_EQ(s.best, -1);
   EXPECT_EQ(s.root_proof, Proof::kLoss);
