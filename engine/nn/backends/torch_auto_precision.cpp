@@ -29,8 +29,8 @@ constexpr int kRounds = 2;       // alternated, so a burst of load hits every ca
 constexpr double kRoundSeconds = 0.1;
 constexpr int kMinCalls = 3;
 
-// Positions a second of the raw forward pass at kTimedBatch: the best of kRounds rounds.
-double time_forward(const std::function<void()>& forward, double best) {
+// Positions a second of the raw forward pass at kTimedBatch over one round.
+double time_forward(const std::function<void()>& forward) {
   const Clock& clock = steady_clock();
   const auto start = clock.now();
   int calls = 0;
@@ -40,7 +40,7 @@ double time_forward(const std::function<void()>& forward, double best) {
     ++calls;
     elapsed = std::chrono::duration<double>(clock.now() - start).count();
   }
-  return std::max(best, kTimedBatch * calls / elapsed);
+  return kTimedBatch * calls / elapsed;
 }
 
 std::string describe(const std::vector<MeasuredPrecision>& measured) {
@@ -113,7 +113,8 @@ std::unique_ptr<TorchEvaluator> make_torch_evaluator(const TorchConfig& config) 
     }
     for (int round = 0; round < kRounds; ++round)
       for (std::size_t i = 0; i < loaded.size(); ++i)
-        rates[i].positions_per_second = time_forward(forwards[i], rates[i].positions_per_second);
+        rates[i].positions_per_second =  // the best round
+            std::max(rates[i].positions_per_second, time_forward(forwards[i]));
   }
   const std::string chosen = choose_measured_precision(preferred, rates);
   choices[key] = chosen;
