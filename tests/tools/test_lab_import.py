@@ -2,7 +2,8 @@
 (tools.zhtools.chunk_import, called by the next network's chunk step), at toy scale (seconds):
 a good archive is imported, checked and marked done; a damaged archive and an archive that
 holds another seed's games are refused with their names and made again from their seeds; a
-second run takes nothing twice."""
+second run takes nothing twice; a Python that cannot run the check stops before it throws a
+good archive away."""
 import filecmp
 import glob
 import os
@@ -76,6 +77,33 @@ class SharedChunks(unittest.TestCase):
         self.assertEqual(second.returncode, 0, second.stdout)
         for seed in (7, 8, 9):
             self.assertIn("chunk-%d: done before" % seed, second.stdout)
+
+    def test_a_python_without_the_training_modules_stops_and_throws_nothing_away(self):
+        # A Python that cannot import numpy (a fake module that fails as a missing one does)
+        # would read every archive as damaged and make good chunks again for hours.
+        work = h.work_dir("lab-import-no-numpy")
+        made, pool = os.path.join(work, "made"), os.path.join(work, "pool", "teacher-50")
+        os.makedirs(pool)
+        h.datagen(os.path.join(made, "chunk-7"), 7)
+        pack(os.path.join(pool, "chunk-7.tar.xz"), made, "chunk-7")
+        fake = os.path.join(work, "fake-modules")
+        os.makedirs(fake)
+        with open(os.path.join(fake, "numpy.py"), "w") as f:
+            f.write('raise ModuleNotFoundError("No module named \'numpy\'", name="numpy")\n')
+        lab = os.path.join(work, "lab")
+        env = {"ZHBOT_LAB": lab, "ZHBOT_SHARED_DATA": os.path.join(work, "pool"),
+               "PYTHONPATH": fake}
+        run = h.run("tools.lab.next_network", os.path.join(work, "run"), "--zhbot", h.zhbot(),
+                    "--previous", os.path.join(h.ROOT, "models", "zhbot-net-1.pt"),
+                    "--data-only", "--chunks", 1, "--seed", 7, "--nodes", 50, "--chunk-games", 1,
+                    "--workers", 1, "--test-nodes", 60, "--test-games", 1, env=env)
+        self.assertNotEqual(run.returncode, 0, run.stdout)
+        self.assertIn("has no module 'numpy'", run.stdout)
+        self.assertNotIn("refused", run.stdout)
+        data = os.path.join(lab, "data", "teacher-50")
+        self.assertFalse(os.path.exists(os.path.join(data, "chunk-7.done")))
+        self.assertFalse(os.path.exists(os.path.join(data, "chunk-7")), "made from its seed")
+        self.assertEqual(glob.glob(os.path.join(data, ".import-*")), [], "left a folder")
 
 
 if __name__ == "__main__":

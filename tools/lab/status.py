@@ -16,10 +16,9 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 
-from tools.zhtools import lab, recipe
+from tools.zhtools import chunk_import, lab, recipe
 
 VERDICT = re.compile(r": (\d+) positions from (\d+) of ")
 # datagen's progress line: "datagen: 57955 positions (...), 921 games, ... ETA 0h06m46s"
@@ -61,10 +60,9 @@ def last_match(pattern, lines):
 
 def check_chunk(path, seed, games):
     """(ok, training.check_chunk's last line)."""
-    run = subprocess.run([sys.executable, "-m", "training.check_chunk", path, "--seed", str(seed),
-                          "--games", str(games)], capture_output=True, text=True)
-    lines = (run.stdout + run.stderr).strip().splitlines()
-    return run.returncode == 0, lines[-1] if lines else "training.check_chunk said nothing"
+    ok, output = chunk_import.run_check_chunk(path, seed, games)
+    lines = output.splitlines()
+    return ok, lines[-1] if lines else "training.check_chunk said nothing"
 
 
 def chunks_report(r, data):

@@ -18,6 +18,25 @@ def _sha256(path):
     return h.hexdigest()
 
 
+MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+
+
+def run_check_chunk(path, seed, games):
+    """(passed, its output) of training.check_chunk on the chunk folder `path`. Exits with the
+    reason when this Python cannot import what the check needs (numpy, torch): every chunk would
+    read as damaged, and an importer would throw good chunks away and make them again."""
+    run = subprocess.run([sys.executable, "-m", "training.check_chunk", path, "--seed", str(seed),
+                          "--games", str(games)], capture_output=True, text=True)
+    output = (run.stdout + run.stderr).strip()
+    missing = MISSING_MODULE.search(output)
+    if run.returncode and missing:
+        raise SystemExit("training.check_chunk cannot run: this Python (%s) has no module %r; "
+                         "run the lab's tools with the Python the training uses "
+                         "(/usr/bin/python3, deploy/install-deps.sh)"
+                         % (sys.executable, missing.group(1)))
+    return run.returncode == 0, output
+
+
 def _refusal(tmp, seed, games, nodes):
     """Why the unpacked archive in `tmp` is refused, or None when it passes: it holds the
     folder chunk-SEED/ and at most the log of the run that made it, that log (when there)
@@ -36,13 +55,11 @@ def _refusal(tmp, seed, games, nodes):
         for flag, value in (("--nodes", nodes), ("--games", games)):
             if not re.search(r"%s %d( |$)" % (flag, value), text, re.M):
                 return "its log does not name %s %d" % (flag, value), None
-    check = subprocess.run([sys.executable, "-m", "training.check_chunk", os.path.join(tmp, name),
-                            "--seed", str(seed), "--games", str(games)],
-                           capture_output=True, text=True)
-    verdict = (check.stdout + check.stderr).strip().replace(tmp + os.sep, "")
+    passed, verdict = run_check_chunk(os.path.join(tmp, name), seed, games)
+    verdict = verdict.replace(tmp + os.sep, "")
     verdict = verdict.splitlines()[-1] if verdict else "training.check_chunk said nothing"
     verdict = verdict[len("chunk "):] if verdict.startswith("chunk ") else verdict
-    return (None if check.returncode == 0 else verdict), verdict
+    return (None if passed else verdict), verdict
 
 
 def import_chunk(archive, data, seed, games, nodes):
