@@ -22,6 +22,9 @@ from torch import nn
 
 INPUT_PLANES = 34  # format 1.0, the default
 INPUT_VERSIONS = {34: "1.0", 46: "2.0"}  # planes -> the input version a model file declares
+# A format whose first planes are another's, in the same order (format 2.0: 1.0's 34, then 12
+# more), -> that format's planes: a network of the smaller warm-starts one of the larger.
+EXTENDS = {46: 34}
 POLICY_PLANES = 81
 
 
@@ -110,6 +113,19 @@ def build(arch, input_planes=None):
         arch = parse_arch(arch)
     planes = input_planes or arch.get("input_planes", INPUT_PLANES)
     return Net(arch["kind"], arch["blocks"], arch["channels"], input_planes=planes)
+
+
+def widen_input(state, planes):
+    """`state`, a network's weights, for a network of `planes` input planes when those extend
+    the planes it takes (EXTENDS): the stem's new input channels start at zero, so the wider
+    network computes what the narrower one did until training gives the new planes weight.
+    Returns (state, the planes it took), the state unchanged when there is nothing to widen."""
+    weight = state.get("stem.0.weight")
+    if weight is None or weight.dim() != 4 or EXTENDS.get(planes) != weight.shape[1]:
+        return state, None if weight is None else weight.shape[1]
+    wide = torch.zeros(weight.shape[0], planes, *weight.shape[2:], dtype=weight.dtype)
+    wide[:, :weight.shape[1]] = weight
+    return dict(state, **{"stem.0.weight": wide}), weight.shape[1]
 
 
 def input_planes_of(net):

@@ -93,20 +93,27 @@ def cpu_has_native_bf16():
     return "avx512_bf16" in flags or "amx_bf16" in flags
 
 
-def initial_weights(path, arch):
+def initial_weights(path, arch, say=None):
     """The weights of a checkpoint or exported model file, checked to fit `arch`: a warm start
-    (an architecture that does not fit is a clear exit, not a half-loaded network)."""
+    (an architecture that does not fit is a clear exit, not a half-loaded network). A network of
+    a format that the data's extends (1.0 for 2.0 data) starts the wider one with its own
+    function (models.widen_input), which `say` is told."""
     arch = models.parse_arch(arch) if isinstance(arch, str) else arch
     name = "%s-%dx%d" % (arch["kind"], arch["blocks"], arch["channels"])
+    planes = arch.get("input_planes", models.INPUT_PLANES)
     source = load_network(path)[0]
     fresh = models.build(arch)
+    state, source_planes = models.widen_input(source.state_dict(), planes)
     try:
-        fresh.load_state_dict(source.state_dict())
+        fresh.load_state_dict(state)
     except RuntimeError as error:
-        planes = arch.get("input_planes", models.INPUT_PLANES)
         raise SystemExit("train: --init-from %s does not fit --arch %s with %d input planes "
                          "(the data's format): %s"
                          % (path, name, planes, str(error).splitlines()[0]))
+    if say and source_planes != planes:
+        say("warm start: %s takes format %s (%d planes); the %d planes format %s adds start at "
+            "zero weight" % (path, models.INPUT_VERSIONS[source_planes], source_planes,
+                             planes - source_planes, models.INPUT_VERSIONS[planes]))
     return fresh.state_dict()
 
 
@@ -226,7 +233,8 @@ def main(argv=None):
     arch = dict(models.parse_arch(args.arch), input_planes=dataset.input_planes)
     net = models.build(arch)
     if args.init_from and not args.resume:
-        net.load_state_dict(initial_weights(args.init_from, arch))
+        say = functools.partial(print, flush=True) if main_process else None
+        net.load_state_dict(initial_weights(args.init_from, arch, say=say))
         if main_process:
             print("warm start from %s" % args.init_from, flush=True)
     # Channels-last on the CPU: oneDNN's convolutions run the 6x64's step 1.14x faster with it, the

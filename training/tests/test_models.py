@@ -123,7 +123,7 @@ class Checkpoints(unittest.TestCase):
                 train.initial_weights(out, "resnet-2x8")
             self.assertIn("does not fit --arch resnet-2x8", str(refused.exception))
 
-    def test_a_format_2_network_says_so_and_a_format_1_warm_start_does_not_fit_it(self):
+    def test_a_format_2_network_says_so_and_a_format_1_warm_start_widens_into_it(self):
         from training import export, train
         net = models.build("resnet-1x8", input_planes=46)
         self.assertEqual(models.input_planes_of(net), 46)
@@ -134,11 +134,35 @@ class Checkpoints(unittest.TestCase):
             scripted = torch.jit.load(out, _extra_files=extra)
             self.assertEqual(json.loads(extra["zhbot.json"])["input_version"], "2.0")
             self.assertEqual(scripted(torch.ones(2, 46, 8, 8))[1].shape, (2, 5184))
+            # A format 1.0 network starts a format 2.0 one as itself: on an input whose first
+            # 34 planes are the 1.0 input, whatever the 12 new planes hold, the same outputs.
+            torch.manual_seed(3)
+            narrow = models.build("resnet-1x8").eval()
+            with torch.no_grad():  # BatchNorm statistics other than the fresh ones
+                for m in narrow.modules():
+                    if isinstance(m, torch.nn.BatchNorm2d):
+                        m.running_mean.uniform_(-0.5, 0.5)
+                        m.running_var.uniform_(0.5, 2.0)
             v1 = os.path.join(tmp, "v1.pt")
-            export.save_torchscript(models.build("resnet-1x8"), v1, {"architecture": "x"})
+            export.save_torchscript(narrow, v1, {"architecture": "resnet-1x8"})
+            said = []
+            wide = models.build("resnet-1x8", input_planes=46)
+            wide.load_state_dict(train.initial_weights(
+                v1, dict(models.parse_arch("resnet-1x8"), input_planes=46), say=said.append))
+            wide.eval()
+            x = torch.randn(4, 34, 8, 8)
+            with torch.no_grad():
+                v_narrow, p_narrow = narrow(x)
+                v_wide, p_wide = wide(torch.cat([x, torch.randn(4, 12, 8, 8)], dim=1))
+            torch.testing.assert_close(v_wide, v_narrow)
+            torch.testing.assert_close(p_wide, p_narrow)
+            self.assertEqual(len(said), 1)
+            self.assertIn("format 1.0 (34 planes); the 12 planes format 2.0 adds start at zero",
+                          said[0])
+            # The other way round does not fit: format 1.0 data lacks planes 2.0 was trained on.
             with self.assertRaises(SystemExit) as refused:
-                train.initial_weights(v1, dict(models.parse_arch("resnet-1x8"), input_planes=46))
-            self.assertIn("46 input planes", str(refused.exception))
+                train.initial_weights(out, "resnet-1x8")
+            self.assertIn("34 input planes", str(refused.exception))
         with self.assertRaises(ValueError):
             models.build("resnet-1x8", input_planes=40)
 
