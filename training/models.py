@@ -119,13 +119,13 @@ def widen_input(state, planes):
     """`state`, a network's weights, for a network of `planes` input planes when those extend
     the planes it takes (EXTENDS): the stem's new input channels start at zero, so the wider
     network computes what the narrower one did until training gives the new planes weight.
-    Returns (state, the planes it took), the state unchanged when there is nothing to widen."""
+    Any other state is returned as it is (load_state_dict then says what does not fit)."""
     weight = state.get("stem.0.weight")
     if weight is None or weight.dim() != 4 or EXTENDS.get(planes) != weight.shape[1]:
-        return state, None if weight is None else weight.shape[1]
+        return state
     wide = torch.zeros(weight.shape[0], planes, *weight.shape[2:], dtype=weight.dtype)
     wide[:, :weight.shape[1]] = weight
-    return dict(state, **{"stem.0.weight": wide}), weight.shape[1]
+    return dict(state, **{"stem.0.weight": wide})
 
 
 def input_planes_of(net):

@@ -103,13 +103,15 @@ def initial_weights(path, arch, say=None):
     planes = arch.get("input_planes", models.INPUT_PLANES)
     source = load_network(path)[0]
     fresh = models.build(arch)
-    state, source_planes = models.widen_input(source.state_dict(), planes)
+    source_state = source.state_dict()
+    state = models.widen_input(source_state, planes)
     try:
         fresh.load_state_dict(state)
     except RuntimeError as error:
         raise SystemExit("train: --init-from %s does not fit --arch %s with %d input planes "
                          "(the data's format): %s"
                          % (path, name, planes, str(error).splitlines()[0]))
+    source_planes = source_state["stem.0.weight"].shape[1]
     if say and source_planes != planes:
         say("warm start: %s takes format %s (%d planes); the %d planes format %s adds start at "
             "zero weight" % (path, models.INPUT_VERSIONS[source_planes], source_planes,

@@ -58,20 +58,13 @@ def last_match(pattern, lines):
     return None
 
 
-def check_chunk(path, seed, games):
-    """(ok, training.check_chunk's last line)."""
-    ok, output = chunk_import.run_check_chunk(path, seed, games)
-    lines = output.splitlines()
-    return ok, lines[-1] if lines else "training.check_chunk said nothing"
-
-
 def chunks_report(r, data):
     """Prints the chunks' lines and totals; returns the count of faulty chunks."""
     done, missing, faults, positions, games = [], [], 0, 0, 0
     for seed in recipe.seeds(r):
         chunk = os.path.join(data, "chunk-%d" % seed)
         if os.path.exists(chunk + ".done"):
-            ok, verdict = check_chunk(chunk, seed, r["chunk_games"])
+            ok, verdict = chunk_import.run_check_chunk(chunk, seed, r["chunk_games"])
             if not ok:
                 faults += 1
                 print("chunk-%d  FAULT        %s" % (seed, verdict))

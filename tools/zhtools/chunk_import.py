@@ -22,7 +22,7 @@ MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
 
 
 def run_check_chunk(path, seed, games):
-    """(passed, its output) of training.check_chunk on the chunk folder `path`. Exits with the
+    """(passed, its last line) of training.check_chunk on the chunk folder `path`. Exits with the
     reason when this Python cannot import what the check needs (numpy, torch): every chunk would
     read as damaged, and an importer would throw good chunks away and make them again."""
     run = subprocess.run([sys.executable, "-m", "training.check_chunk", path, "--seed", str(seed),
@@ -34,7 +34,8 @@ def run_check_chunk(path, seed, games):
                          "run the lab's tools with the Python the training uses "
                          "(/usr/bin/python3, deploy/install-deps.sh)"
                          % (sys.executable, missing.group(1)))
-    return run.returncode == 0, output
+    lines = output.splitlines()
+    return run.returncode == 0, lines[-1] if lines else "training.check_chunk said nothing"
 
 
 def _refusal(tmp, seed, games, nodes):
@@ -57,7 +58,6 @@ def _refusal(tmp, seed, games, nodes):
                 return "its log does not name %s %d" % (flag, value), None
     passed, verdict = run_check_chunk(os.path.join(tmp, name), seed, games)
     verdict = verdict.replace(tmp + os.sep, "")
-    verdict = verdict.splitlines()[-1] if verdict else "training.check_chunk said nothing"
     verdict = verdict[len("chunk "):] if verdict.startswith("chunk ") else verdict
     return (None if passed else verdict), verdict
 
