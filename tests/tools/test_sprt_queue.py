@@ -1,7 +1,8 @@
 """tools/lab/sprt_queue.py: the tests played in the queue's order, each with the zhbot it began
 with (pinned into the lab under its content's hash), a test finished passed over, a later build
 pinned only by a test begun after it, a test whose binary cannot be named refused, the standing
-listed without playing, and a bad queue file refused by name. Games are played for real: a
+listed without playing, a bad queue file refused by name, and a test's standing carried from a
+lab that is gone into a new one (only for the same search). Games are played for real: a
 scripted zhbot that answers every position with an illegal move, Fairy-Stockfish the referee."""
 import contextlib
 import io
@@ -10,8 +11,9 @@ import shutil
 import tempfile
 import unittest
 
-from tests.tools.test_strength import fake_zhbot
-from tools.lab import sprt_queue
+from tests.tools.test_strength import FAKE_ENGINE, fake_zhbot
+from tests.tools.tool_process import scripted_engine
+from tools.lab import sprt_carry, sprt_queue
 from tools.measure.strength import runner
 
 TWO_TESTS = """
@@ -33,7 +35,9 @@ openings = "%s"
 """
 
 
-class Queue(unittest.TestCase):
+class Lab:
+    """A lab in a temporary folder, the queue file and its two opening sets."""
+
     def setUp(self):
         self.engine, _ = fake_zhbot(self)
         self.work = tempfile.mkdtemp()
@@ -70,6 +74,8 @@ class Queue(unittest.TestCase):
             sprt_queue.main(["--queue", self.queue, "--zhbot", engine or self.engine, *args])
         return out.getvalue()
 
+
+class Queue(Lab, unittest.TestCase):
     def test_each_test_in_order_with_the_zhbot_it_began_with(self):
         log = self.run_queue()
         # Node-bounded sides play each opening once: 2 pairs, then 1, then the queue ends.
@@ -149,6 +155,97 @@ class Queue(unittest.TestCase):
             with self.assertRaises(SystemExit, msg=why) as e:
                 self.run_queue("--list")
             self.assertIn(why, str(e.exception))
+
+
+# The scripted zhbot, also answering `zhbot bench`: its signature stands for the search, here the
+# script's own text and the options it was given, so another build is another search.
+BENCH_ENGINE = FAKE_ENGINE.replace("import sys\n", """import hashlib, sys
+if sys.argv[1:2] == ["bench"]:
+    text = open(sys.argv[0]).read() + " ".join(sys.argv[2:])
+    print("Nodes searched: 1")
+    print("Signature: " + hashlib.sha256(text.encode()).hexdigest()[:16])
+    sys.exit(0)
+""", 1)
+
+
+class Carried(Lab, unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+        self.engine = scripted_engine(self, BENCH_ENGINE)
+        self.carried = os.path.join(self.work, "carried.toml")
+
+    def in_lab(self, name):
+        os.environ["ZHBOT_LAB"] = os.path.join(self.work, name)
+
+    def run_queue(self, *args, engine=None):
+        return super().run_queue("--carried", self.carried, *args, engine=engine)
+
+    def rows(self):
+        table = self.run_queue("--list")
+        return {line.split(" | ")[0].strip("| "): line for line in table.splitlines()[2:]}
+
+    def test_a_new_lab_plays_on_from_the_pairs_carried(self):
+        self.in_lab("gone")
+        self.run_queue("--only", "first")
+        self.assertIn("first [0, 0, 2, 0, 0]", self.run_queue("--record"))
+        with open(self.carried) as f:
+            text = f.read()
+        self.assertIn('played = ["2 pairs [0, 0, 2, 0, 0] on a ', text)
+
+        # A new lab, the test given a third opening behind its two: the carried pairs are
+        # listed, then only the third pair is played here (games 4 and 5).
+        self.in_lab("new")
+        text = TWO_TESTS % (self.two, self.one)
+        text = text.replace('b = "zhbot:nodes=2"\n', 'b = "zhbot:nodes=2"\nmore_openings = ["%s"]\n'
+                            % self.one)
+        with open(self.queue, "w") as f:
+            f.write(text)
+        self.assertIn("| 2 [0, 0, 2, 0, 0] |", self.rows()["first"])
+        self.assertTrue(self.rows()["first"].endswith("| carried |"))
+        log = self.run_queue("--only", "first")
+        self.assertIn("from 2 pairs carried [0, 0, 2, 0, 0]", log)
+        self.assertEqual(sorted(r["game"] for r in self.games("first")), [4, 5])
+        self.assertIn("| 3 [0, 0, 3, 0, 0] |", self.rows()["first"])
+        self.assertTrue(self.rows()["first"].endswith("| out of openings |"))
+
+        # The record adds this lab's own pair once, however often it runs.
+        for _ in range(2):
+            self.run_queue("--record")
+            entry = sprt_carry.load(self.carried)["first"]
+            self.assertEqual(entry["pairs"], [0, 0, 3, 0, 0])
+            self.assertEqual(len(entry["played"]), 2)
+            self.assertTrue(entry["played"][1].startswith("1 pairs [0, 0, 1, 0, 0] on a "))
+        self.assertNotIn("second", sprt_carry.load(self.carried))
+
+    def test_pairs_of_another_search_or_other_sides_are_not_pooled(self):
+        self.in_lab("gone")
+        self.run_queue("--only", "first")
+        self.run_queue("--record")
+        with open(self.queue) as f:
+            original = f.read()
+        for change, why in (("engine", "side a's search differs"),
+                            ("sides", "was played by")):
+            self.in_lab("new-" + change)
+            if change == "engine":  # another build: another bench signature
+                with open(self.engine, "a") as f:
+                    f.write("# another search\n")
+            else:
+                with open(self.queue, "w") as f:
+                    f.write(original.replace("zhbot:nodes=2", "zhbot:nodes=2,cpuct_init=2"))
+            with self.assertRaises(SystemExit) as e:
+                self.run_queue("--only", "first")
+            self.assertIn(why, str(e.exception))
+            self.assertEqual(self.games("first"), [])
+            with open(self.queue, "w") as f:
+                f.write(original)
+
+    def test_a_damaged_carried_file_is_refused_by_name(self):
+        with open(self.carried, "w") as f:
+            f.write('[first]\nsides = []\nsearch = []\nopenings = "x"\npairs = [1, 2]\n'
+                    'played = []\n')
+        with self.assertRaises(SystemExit) as e:
+            self.run_queue("--list")
+        self.assertIn("[first]: pairs wants five counts", str(e.exception))
 
 
 if __name__ == "__main__":

@@ -3,13 +3,16 @@ in turn to its verdict, across sessions, so the settings work goes on wherever i
 
   python3 -m tools.lab.sprt_queue [--concurrency N] [--only NAME ...]   # play on
   python3 -m tools.lab.sprt_queue --list                                 # the standing, Markdown
+  python3 -m tools.lab.sprt_queue --record       # the standing into sprt-carried.toml, to commit
 
 A test's games are LAB/strength/sprt/NAME.jsonl; a test cut off resumes there, one decided (or
 out of openings) is passed over. Each test plays the zhbot it began with: at its first game the
 build (--zhbot) is copied into LAB/bin under its content's hash, the shipped networks beside it
 (LAB/share/zhbot/models, where that copy looks first), and the copy's name kept in
 LAB/strength/sprt/NAME.zhbot. Both sides of every test are bounded by nodes, so the queue may
-run beside other work (one core per game: --concurrency N plays N games at once)."""
+run beside other work (one core per game: --concurrency N plays N games at once). A lab without
+a test's games starts it from the pairs carried in tools/lab/sprt-carried.toml (sprt_carry.py),
+so a test outlives the lab that began it."""
 import argparse
 import glob
 import hashlib
@@ -17,6 +20,7 @@ import os
 import shutil
 import sys
 
+from tools.lab import sprt_carry
 from tools.measure.strength import runner, sprt, sprt_match
 from tools.measure.strength.sprt import normalized_elo
 from tools.zhtools import ROOT
@@ -100,7 +104,7 @@ def pinned_zhbot(test, build):
     but no pinned zhbot is refused: its games came from a binary nobody can name."""
     pin = pin_path(test)
     if not os.path.exists(pin):
-        if os.path.exists(results_path(test)) and os.path.getsize(results_path(test)) > 0:
+        if has_games(test):
             raise SystemExit("%s has games but no pinned zhbot: write the path of the zhbot "
                              "they came from, relative to the lab, into %s"
                              % (test["name"], pin))
@@ -122,26 +126,34 @@ def test_openings(test):
     return first, more, sprt_match.opening_order(first, more)
 
 
-def standing(test):
-    """(Tally, state) of `test` from its results file, playing nothing; state is "H1", "H0",
-    "out of openings", "playing" or "not begun"."""
-    tally = sprt_match.Tally(test["a"], sprt.Sprt(test["elo0"], test["elo1"]))
-    path = results_path(test)
-    if not os.path.exists(path):
-        return tally, "not begun"
-    for record in runner.load_results(path):
-        tally.add(record)
+def has_games(test):
+    return os.path.exists(results_path(test)) and os.path.getsize(results_path(test)) > 0
+
+
+def standing(test, carried):
+    """(Tally, state) of `test` from the counts it started from and its results file, playing
+    nothing; state is "H1 accepted", "H0 accepted", "out of openings", "playing", "carried"
+    (pairs from another lab, none here yet) or "not begun". `carried`: the tracked file's
+    entries, the start of a test this lab has not played."""
+    base = sprt_carry.read_base(test)
+    here = has_games(test)
+    counts = base[0] if base else None if here else carried.get(test["name"], {}).get("pairs")
+    tally = sprt_match.Tally(test["a"], sprt.Sprt(test["elo0"], test["elo1"]), counts)
+    if here:
+        for record in runner.load_results(results_path(test)):
+            tally.add(record)
     if tally.verdict:
         return tally, tally.verdict + " accepted"
-    return tally, ("out of openings" if tally.pairs >= len(test_openings(test)[2])
-                   else "playing")
+    if tally.pairs >= len(test_openings(test)[2]):
+        return tally, "out of openings"
+    return tally, "playing" if here else "carried" if tally.pairs else "not begun"
 
 
-def print_standing(tests):
+def print_standing(tests, carried):
     print("| test | a | b | pairs [%s] | LLR | normalized Elo | state |" % sprt_match.PAIR_NAMES)
     print("|---|---|---|---|---|---|---|")
     for t in tests:
-        tally, state = standing(t)
+        tally, state = standing(t, carried)
         llr = "%.2f of [%.2f, %.2f]" % (tally.test.llr(tally.counts), tally.test.lower,
                                         tally.test.upper)
         print("| %s | `%s` | `%s` | %d %s | %s | %s | %s |"
@@ -149,16 +161,32 @@ def print_standing(tests):
                  sprt_match.signed(normalized_elo(tally.counts)), state))
 
 
-def play(tests, build, concurrency, max_plies):
+def record(tests, path):
+    """The standing of every test this lab played into the tracked file `path`."""
+    tallies, pinned = {}, {}
+    for t in tests:
+        if has_games(t):
+            tallies[t["name"]] = standing(t, {})[0]
+            pinned[t["name"]] = pinned_zhbot(t, BUILD)
+    written = sprt_carry.record(tests, tallies, pinned, lambda t: test_openings(t)[2], path)
+    print("%s: %s" % (path, ", ".join("%s %s" % (n, tallies[n].counts) for n in written)
+                      if written else "nothing played in this lab; unchanged"))
+
+
+def play(tests, build, concurrency, max_plies, carried_path=sprt_carry.CARRIED):
     """Plays each test of `tests` in order to its verdict or to the end of its openings."""
     for t in tests:
+        games_here = has_games(t)
         zhbot = pinned_zhbot(t, build)
-        first, more, _ = test_openings(t)
+        first, more, order = test_openings(t)
+        carried = sprt_carry.start(t, zhbot, order, games_here, carried_path)
         pinned = os.path.relpath(zhbot, lab_dir())
-        runner.log_line("queue: %s (%s against %s) with %s" % (t["name"], t["a"], t["b"], pinned))
+        runner.log_line("queue: %s (%s against %s) with %s%s" % (
+            t["name"], t["a"], t["b"], pinned,
+            ", from %d pairs carried %s" % (sum(carried), carried) if sum(carried) else ""))
         sprt_match.run_sprt(t["a"], t["b"], sprt.Sprt(t["elo0"], t["elo1"]), TC,
                             results_path(t), zhbot, first, max_plies, None, concurrency,
-                            log=runner.log_line, more_openings=more)
+                            log=runner.log_line, more_openings=more, carried=carried)
     runner.log_line("queue: every test decided or out of openings")
 
 
@@ -168,6 +196,10 @@ def main(argv=None):
     ap.add_argument("--zhbot", default=BUILD, help="the build a test begun now pins")
     ap.add_argument("--only", nargs="+", metavar="NAME", help="these tests only, in queue order")
     ap.add_argument("--list", action="store_true", help="print the standing; play nothing")
+    ap.add_argument("--record", action="store_true",
+                    help="write the standing into %s (to commit); play nothing"
+                    % os.path.relpath(sprt_carry.CARRIED, ROOT))
+    ap.add_argument("--carried", default=sprt_carry.CARRIED, help=argparse.SUPPRESS)
     ap.add_argument("--concurrency", type=int, default=1, help="games at once, a core each")
     ap.add_argument("--max-plies", type=int, default=400)
     args = ap.parse_args(argv)
@@ -182,11 +214,18 @@ def main(argv=None):
         tests = [t for t in tests if t["name"] in args.only]
     if args.concurrency < 1:
         raise SystemExit("--concurrency %d: want at least 1 game at a time" % args.concurrency)
-    if args.list:
-        print_standing(tests)
-        return 0
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    play(tests, os.path.abspath(args.zhbot), args.concurrency, args.max_plies)
+    try:
+        carried = sprt_carry.load(args.carried)
+        if args.list:
+            print_standing(tests, carried)
+            return 0
+        if args.record:
+            record(tests, args.carried)
+            return 0
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        play(tests, os.path.abspath(args.zhbot), args.concurrency, args.max_plies, args.carried)
+    except sprt_carry.CarryError as e:
+        raise SystemExit(str(e))
     return 0
 
 

@@ -42,11 +42,14 @@ class Tally:
     """The pentanomial counts of the pairs finished so far, fed game records in the order they
     finished, and the verdict at the first pair that crossed a bound."""
 
-    def __init__(self, a, test):
+    def __init__(self, a, test, carried=None):
+        """`carried`: the counts of pairs played before this results file began (in a lab
+        that is gone: tools/lab/sprt_carry.py); they count toward the verdict."""
         self.a, self.test = a, test
-        self.counts = [0] * 5
+        self.counts = list(carried or [0] * 5)
         self.halves = {}  # pair number -> the score of its game finished first
-        self.verdict, self.pairs = None, 0
+        self.pairs = sum(self.counts)
+        self.verdict = test.verdict(self.counts) if self.pairs else None
 
     def add(self, record):
         """Counts `record`; returns True when it finished a pair. Pairs after a verdict are not
@@ -89,12 +92,12 @@ def check_records(records, a, b, test, openings):
                              "--openings; choose another --out" % (g, g // 2))
 
 
-def game_numbers(records, max_pairs):
-    """The games still to play, in order: those missing below the highest recorded (a pair cut
-    in half, a game lost to an interruption while others ran), then the following ones, up to
-    max_pairs pairs (None: no end)."""
+def game_numbers(records, max_pairs, first=0):
+    """The games still to play from game `first` on, in order: those missing below the highest
+    recorded (a pair cut in half, a game lost to an interruption while others ran), then the
+    following ones, up to max_pairs pairs (None: no end)."""
     played = {r["game"] for r in records}
-    g, end = 0, None if max_pairs is None else 2 * max_pairs
+    g, end = first, None if max_pairs is None else 2 * max_pairs
     while end is None or g < end:
         if g not in played:
             yield g
@@ -109,10 +112,11 @@ def deterministic(a, b):
 
 
 def run_sprt(a, b, test, tc, out, zhbot, openings, max_plies, max_pairs=None, concurrency=1,
-             log=print, more_openings=()):
+             log=print, more_openings=(), carried=None):
     """Plays the test to its verdict; returns (exit code, Tally). Two sides bounded by nodes
     play each opening once at most: the test ends without a verdict when they run out (of
-    `openings`, then of each set of `more_openings`, in that order)."""
+    `openings`, then of each set of `more_openings`, in that order). `carried`: the pentanomial
+    of pairs played elsewhere on the first openings (Tally); the games here go on after them."""
     openings = opening_order(openings, more_openings)
     if deterministic(a, b) and (max_pairs is None or max_pairs > len(openings)):
         log("both sides are bounded by nodes or depth: at most %d pairs, one an opening (a "
@@ -121,7 +125,8 @@ def run_sprt(a, b, test, tc, out, zhbot, openings, max_plies, max_pairs=None, co
         max_pairs = len(openings)
     with results_file(out, tc) as (results, done):
         check_records(done, a, b, test, openings)
-        tally = Tally(a, test)
+        tally = Tally(a, test, carried)
+        first_game = 2 * tally.pairs
         for record in done:
             tally.add(record)
         log("%s: %s against %s, %s; %s" % (test, a, b, tc, tally.line()))
@@ -136,7 +141,7 @@ def run_sprt(a, b, test, tc, out, zhbot, openings, max_plies, max_pairs=None, co
             return tally.verdict is not None
 
         if not tally.verdict and not full:
-            play_games(game_numbers(done, max_pairs),
+            play_games(game_numbers(done, max_pairs, first_game),
                        GameSetup(a, b, tc, zhbot, openings, max_plies, {"sprt": test.fields()}),
                        results, done, on_record, concurrency)
     code = {"H1": ACCEPTED_H1, "H0": ACCEPTED_H0}.get(tally.verdict, INCONCLUSIVE)
