@@ -54,10 +54,14 @@ def digest(parts):
     return h.hexdigest()[:12]
 
 
+def shipped_networks():
+    """The networks a build ships (and a pinned copy gets beside it)."""
+    return sorted(glob.glob(os.path.join(ROOT, "models", "*.pt")))
+
+
 def networks(opts):
     """The hash of the networks a side loads: its model= file, else every shipped one."""
-    paths = [opts["model"]] if "model" in opts else sorted(
-        glob.glob(os.path.join(ROOT, "models", "*.pt")))
+    paths = [opts["model"]] if "model" in opts else shipped_networks()
     blobs = []
     for path in paths:
         with open(path, "rb") as f:

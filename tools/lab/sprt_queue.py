@@ -14,7 +14,6 @@ run beside other work (one core per game: --concurrency N plays N games at once)
 a test's games starts it from the pairs carried in tools/lab/sprt-carried.toml (sprt_carry.py),
 so a test outlives the lab that began it."""
 import argparse
-import glob
 import hashlib
 import os
 import shutil
@@ -93,7 +92,7 @@ def pin_build(build):
         shutil.copy2(build, target + ".part")
         os.replace(target + ".part", target)
     models = lab_path("share", "zhbot", "models")
-    for model in glob.glob(os.path.join(ROOT, "models", "*.pt")):
+    for model in sprt_carry.shipped_networks():
         if not os.path.exists(os.path.join(models, os.path.basename(model))):
             shutil.copy2(model, os.path.join(models, os.path.basename(model)))
     return name
