@@ -1,4 +1,5 @@
-# The front door. `make test` is the quick developer loop; CI (.ci/run) runs it, then `make ci`.
+# The front door. `make test` is the quick developer loop; CI (.ci/run) runs `make lint` and the
+# `ci-*` targets below (ci-release runs the same suites against the -O3 build).
 BUILD_DIR ?= build/default
 BUILD_TYPE ?= RelWithDebInfo
 # OFF builds the daemon and the engine alone (faster; no tests, no emulator, so no offline demo).
@@ -109,11 +110,14 @@ CI_JOBS ?= $(shell nproc)
 ci_build = cmake --build --preset $(1) -j $(CI_JOBS) $(if $(2),--target $(2))
 
 # What systemd and Docker ship: all targets at -O3, warnings as errors here (the operator's own
-# build of the same preset keeps them warnings), then the release binary's own checks.
+# build of the same preset keeps them warnings), every test but the soak against that build (CI's
+# one optimised run of the suites: what ships is what is tested), then the release binary's own
+# checks.
 RELEASE_ZHBOT := build/release/bot/zhbot
 ci-release: deps
 	cmake --preset release -DZH_WERROR=ON
 	$(call ci_build,release,all)
+	cd build/release && ctest --output-on-failure -j $(CI_JOBS) -LE slow
 	$(RELEASE_ZHBOT) --version
 	$(RELEASE_ZHBOT) perft --bench
 	$(RELEASE_ZHBOT) bench > build/release/bench.txt; status=$$?; cat build/release/bench.txt; \
@@ -140,8 +144,9 @@ ci-tsan: deps
 # The engine and its commands alone (-DZH_BUILD_BOT=OFF: LibTorch, CMake and header-only
 # libraries), as a GPU machine with only a CUDA PyTorch builds them; then a datagen/nneval smoke.
 ENGINE_ONLY_DIR := build/engine-only
+# Release flags as ci-release's: after it, the engine's objects come from ccache.
 ci-engine-only: deps
-	cmake -S . -B $(ENGINE_ONLY_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	cmake -S . -B $(ENGINE_ONLY_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DZH_BUILD_BOT=OFF -DZH_BUILD_TESTS=OFF -DZH_WERROR=ON
 	cmake --build $(ENGINE_ONLY_DIR) --target zhbot
 	$(ENGINE_ONLY_DIR)/engine/cli/zhbot --version
