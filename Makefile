@@ -117,7 +117,7 @@ RELEASE_ZHBOT := build/release/bot/zhbot
 ci-release: deps
 	cmake --preset release -DZH_WERROR=ON
 	$(call ci_build,release,all)
-	cd build/release && ctest --output-on-failure -j $(CI_JOBS) -LE slow
+	ctest --preset release -j $(CI_JOBS) -LE slow
 	$(RELEASE_ZHBOT) --version
 	$(RELEASE_ZHBOT) perft --bench
 	$(RELEASE_ZHBOT) bench > build/release/bench.txt; status=$$?; cat build/release/bench.txt; \
