@@ -50,6 +50,18 @@ class Ratio(unittest.TestCase):
         self.assertAlmostEqual(sprt.logistic_elo(COUNTS), 34.8601, delta=1e-4)
         self.assertIsNone(sprt.normalized_elo([0] * 5))
 
+    def test_the_interval_of_the_normalized_elo(self):
+        # Half its width: 1.96 * 347.435586 / sqrt(2 * 15 pairs) = 680.973749 / 5.477226
+        #   = 124.3280, about the estimate 44.3635: [-79.9645, 168.6915].
+        low, high = sprt.normalized_elo_interval(COUNTS)
+        self.assertAlmostEqual(low, -79.9645, delta=1e-3)
+        self.assertAlmostEqual(high, 168.6915, delta=1e-3)
+        # Four times the pairs halve it, whatever the scores.
+        low4, high4 = sprt.normalized_elo_interval([4 * c for c in COUNTS])
+        self.assertAlmostEqual(high4 - low4, (high - low) / 2, delta=1e-9)
+        self.assertIsNone(sprt.normalized_elo_interval([0] * 5))
+        self.assertEqual(sprt_match.signed_interval(COUNTS), "+44.4 [-80.0, +168.7]")
+
 
 class Bounds(unittest.TestCase):
     def test_wald_bounds(self):

@@ -82,7 +82,7 @@ class Queue(Lab, unittest.TestCase):
         self.assertEqual(len(self.games("first")), 4)
         self.assertEqual(len(self.games("second")), 2)
         self.assertLess(log.index("queue: first"), log.index("queue: second"))
-        self.assertIn("every test decided or out of openings", log)
+        self.assertIn("every test decided, out of openings or paused at its max_pairs", log)
         # Both pinned the same copy, named by the build's content, the shipped networks beside.
         pin = self.pinned("first")
         self.assertEqual(pin, self.pinned("second"))
@@ -123,6 +123,29 @@ class Queue(Lab, unittest.TestCase):
         self.assertTrue(rows["second"].endswith("| out of openings |"), rows["second"])
         self.assertEqual(self.games("first"), [])
 
+    def test_a_test_pauses_at_max_pairs_and_resumes_when_it_is_raised(self):
+        with open(self.queue, "w") as f:
+            f.write(TWO_TESTS.replace('name = "first"', 'name = "first"\nmax_pairs = 1')
+                    % (self.two, self.one))
+        log = self.run_queue()
+        # One pair of the first test's two openings, then the queue goes on to the second.
+        self.assertEqual((len(self.games("first")), len(self.games("second"))), (2, 2))
+        self.assertIn("no verdict within 1 pairs", log)
+        rows = {line.split(" | ")[0].strip("| "): line
+                for line in self.run_queue("--list").splitlines()[2:]}
+        self.assertTrue(rows["first"].endswith("| paused at max_pairs 1 |"), rows["first"])
+        # A run with the same cap plays nothing more.
+        self.run_queue("--only", "first")
+        self.assertEqual(len(self.games("first")), 2)
+        # Raised, the test resumes from its second opening with the binary it began with.
+        pin = self.pinned("first")
+        with open(self.queue, "w") as f:
+            f.write(TWO_TESTS.replace('name = "first"', 'name = "first"\nmax_pairs = 2')
+                    % (self.two, self.one))
+        self.run_queue("--only", "first")
+        self.assertEqual(sorted(g["game"] for g in self.games("first")), [0, 1, 2, 3])
+        self.assertEqual(self.pinned("first"), pin)
+
     def test_a_test_whose_zhbot_cannot_be_named_is_refused(self):
         # Games but no pin: they came from a binary nobody recorded.
         os.makedirs(self.sprt_dir())
@@ -148,7 +171,11 @@ class Queue(Lab, unittest.TestCase):
                  (TWO_TESTS.replace('"second"', '"first"') % (self.two, self.one),
                   "used twice"),
                  (TWO_TESTS.replace("elo1 = 20", "elo1 = -5") % (self.two, self.one),
-                  "want elo0 < elo1"))
+                  "want elo0 < elo1"),
+                 (TWO_TESTS.replace("elo1 = 20", "elo1 = 20\nmax_pairs = 0")
+                  % (self.two, self.one), "max_pairs 0: want a whole number of pairs"),
+                 (TWO_TESTS.replace('name = "second"', 'name = "second"\nmax_pairs = "9"')
+                  % (self.two, self.one), "max_pairs '9': want a whole number of pairs"))
         for text, why in cases:
             with open(self.queue, "w") as f:
                 f.write(text)

@@ -1,5 +1,8 @@
 """The search's sequential tests as one queue in the lab (tools/lab/sprt-queue.toml): each test
-in turn to its verdict, across sessions, so the settings work goes on wherever it was left.
+in turn to its verdict, across sessions, so the settings work goes on wherever it was left. A
+test given `max_pairs` pauses there without a verdict and the queue goes on to the next; raising
+the number later resumes it where it stopped (the same pairs in the same order, so the verdict is
+the one an unpaused test would reach).
 
   python3 -m tools.lab.sprt_queue [--concurrency N] [--only NAME ...]   # play on
   python3 -m tools.lab.sprt_queue --list                                 # the standing, Markdown
@@ -31,6 +34,8 @@ QUEUE = os.path.join(ROOT, "tools", "lab", "sprt-queue.toml")
 BUILD = os.path.join(ROOT, "build", "default", "bot", "zhbot")
 # Each setting of the file and of a test, with its type; a test's own value wins.
 SHARED = {"elo0": (int, float), "elo1": (int, float), "openings": str, "more_openings": list}
+# Where a test pauses without a verdict (none: it plays to its verdict or the openings' end).
+OPTIONAL = ("max_pairs",)
 TEST = {"name": str, "a": str, "b": str, **SHARED}
 # Every test is one of the file's; the time control only bounds a game that never ends (both
 # sides search a fixed number of nodes and do not read the clock).
@@ -44,15 +49,15 @@ class QueueError(ValueError):
 def load_queue(path=QUEUE):
     """The tests in order, each a dict with every key of TEST; QueueError naming what is wrong."""
     data = read_toml(path, "queue %s" % path, QueueError)
-    unknown = sorted(set(data) - set(SHARED) - {"test"})
+    unknown = sorted(set(data) - set(SHARED) - set(OPTIONAL) - {"test"})
     if unknown:
         raise QueueError("queue %s: unknown setting(s) %s" % (path, ", ".join(unknown)))
     tests, names = [], set()
     for i, raw in enumerate(data.get("test", [])):
-        test = {k: data[k] for k in SHARED if k in data}
+        test = {k: data[k] for k in (*SHARED, *OPTIONAL) if k in data}
         test.update(raw)
         where = "queue %s: test %d (%s)" % (path, i + 1, raw.get("name", "no name"))
-        check_table(test, TEST, where, QueueError)
+        check_table(test, TEST, where, QueueError, also=OPTIONAL)
         for side in ("a", "b"):
             kind, opts = parse_spec(test[side])
             if kind != "zhbot" or not bounded(opts):
@@ -62,6 +67,10 @@ def load_queue(path=QUEUE):
             raise QueueError("%s: the name is used twice or holds a %s" % (where, os.sep))
         names.add(test["name"])
         sprt.Sprt(test["elo0"], test["elo1"])  # refuses bad bounds by name
+        cap = test.get("max_pairs", 1)
+        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+            raise QueueError("%s: max_pairs %r: want a whole number of pairs, at least 1"
+                             % (where, cap))
         tests.append(test)
     if not tests:
         raise QueueError("queue %s: no [[test]]" % path)
@@ -131,8 +140,8 @@ def has_games(test):
 
 def standing(test, carried):
     """(Tally, state) of `test` from the counts it started from and its results file, playing
-    nothing; state is "H1 accepted", "H0 accepted", "out of openings", "playing", "carried"
-    (pairs from another lab, none here yet) or "not begun". `carried`: the tracked file's
+    nothing; state is "H1 accepted", "H0 accepted", "out of openings", "paused at max_pairs N",
+    "playing", "carried" (pairs from another lab, none here yet) or "not begun". `carried`: the tracked file's
     entries, the start of a test this lab has not played."""
     base = sprt_carry.read_base(test)
     here = has_games(test)
@@ -145,11 +154,14 @@ def standing(test, carried):
         return tally, tally.verdict + " accepted"
     if tally.pairs >= len(test_openings(test)[2]):
         return tally, "out of openings"
+    if tally.pairs >= test.get("max_pairs", tally.pairs + 1):
+        return tally, "paused at max_pairs %d" % test["max_pairs"]
     return tally, "playing" if here else "carried" if tally.pairs else "not begun"
 
 
 def print_standing(tests, carried):
-    print("| test | a | b | pairs [%s] | LLR | normalized Elo | state |" % sprt_match.PAIR_NAMES)
+    print("| test | a | b | pairs [%s] | LLR | normalized Elo (95 %%) | state |"
+          % sprt_match.PAIR_NAMES)
     print("|---|---|---|---|---|---|---|")
     for t in tests:
         tally, state = standing(t, carried)
@@ -157,7 +169,7 @@ def print_standing(tests, carried):
                                         tally.test.upper)
         print("| %s | `%s` | `%s` | %d %s | %s | %s | %s |"
               % (t["name"], t["a"], t["b"], tally.pairs, tally.counts, llr,
-                 sprt_match.signed(normalized_elo(tally.counts)), state))
+                 sprt_match.signed_interval(tally.counts), state))
 
 
 def record(tests, path):
@@ -173,7 +185,8 @@ def record(tests, path):
 
 
 def play(tests, build, concurrency, max_plies, carried_path=sprt_carry.CARRIED):
-    """Plays each test of `tests` in order to its verdict or to the end of its openings."""
+    """Plays each test of `tests` in order to its verdict, the end of its openings or its
+    max_pairs."""
     for t in tests:
         games_here = has_games(t)
         zhbot = pinned_zhbot(t, build)
@@ -184,9 +197,10 @@ def play(tests, build, concurrency, max_plies, carried_path=sprt_carry.CARRIED):
             t["name"], t["a"], t["b"], pinned,
             ", from %d pairs carried %s" % (sum(carried), carried) if sum(carried) else ""))
         sprt_match.run_sprt(t["a"], t["b"], sprt.Sprt(t["elo0"], t["elo1"]), TC,
-                            results_path(t), zhbot, first, max_plies, None, concurrency,
+                            results_path(t), zhbot, first, max_plies, t.get("max_pairs"),
+                            concurrency,
                             log=runner.log_line, more_openings=more, carried=carried)
-    runner.log_line("queue: every test decided or out of openings")
+    runner.log_line("queue: every test decided, out of openings or paused at its max_pairs")
 
 
 def main(argv=None):

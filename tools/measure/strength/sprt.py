@@ -72,6 +72,17 @@ def normalized_elo(counts):
     return t_value(counts) * NELO_PER_T if any(counts) else None
 
 
+def normalized_elo_interval(counts, z=1.96):
+    """(low, high): the 95 % interval of the normalized Elo (None without pairs). The estimate
+    of t from n pairs has variance 1 / (2 n) near t = 0 (expected_pairs below), whatever the
+    draw ratio: the interval's width depends on the number of pairs alone."""
+    if not any(counts):
+        return None
+    half = z * NELO_PER_T / math.sqrt(2 * sum(counts))
+    centre = normalized_elo(counts)
+    return centre - half, centre + half
+
+
 def llr_normalized(counts, nelo0, nelo1):
     """The approximate GSPRT log-likelihood ratio of H1 (nelo1) against H0 (nelo0)."""
     if not any(counts):

@@ -8,7 +8,7 @@ import random
 from tools.zhtools.match import bounded, failure, parse_spec
 
 from .runner import GameSetup, play_games, results_file
-from .sprt import logistic_elo, normalized_elo
+from .sprt import logistic_elo, normalized_elo, normalized_elo_interval
 from .stats import game_score
 
 # The order of the openings: one shuffle, the same on every run and resume.
@@ -74,6 +74,15 @@ class Tally:
 
 def signed(x):
     return "-" if x is None else "%+.1f" % x
+
+
+def signed_interval(counts):
+    """The normalized Elo of `counts` with its 95 % interval, "+1.9 [-23.7, +27.5]"."""
+    interval = normalized_elo_interval(counts)
+    if interval is None:
+        return "-"
+    return "%s [%s, %s]" % (signed(normalized_elo(counts)), signed(interval[0]),
+                            signed(interval[1]))
 
 
 def check_records(records, a, b, test, openings):
