@@ -24,7 +24,6 @@ import sys
 
 from tools.lab import sprt_carry
 from tools.measure.strength import runner, sprt, sprt_match
-from tools.measure.strength.sprt import normalized_elo
 from tools.zhtools import ROOT
 from tools.zhtools.lab import lab_dir, lab_path
 from tools.zhtools.match import bounded, parse_spec
@@ -141,8 +140,8 @@ def has_games(test):
 def standing(test, carried):
     """(Tally, state) of `test` from the counts it started from and its results file, playing
     nothing; state is "H1 accepted", "H0 accepted", "out of openings", "paused at max_pairs N",
-    "playing", "carried" (pairs from another lab, none here yet) or "not begun". `carried`: the tracked file's
-    entries, the start of a test this lab has not played."""
+    "playing", "carried" (pairs from another lab, none here yet) or "not begun". `carried`: the
+    tracked file's entries, the start of a test this lab has not played."""
     base = sprt_carry.read_base(test)
     here = has_games(test)
     counts = base[0] if base else None if here else carried.get(test["name"], {}).get("pairs")
