@@ -99,10 +99,11 @@ class GpuSession(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "datagen", "chunk-102")))
 
         # The session's length: the check again, the export's margin (12 s in toy), a start,
+        # the carried chunks re-encoded into the recipe's input format (a zhbot start each),
         # and some 10 s of training and chunks; from this machine's speed with room for its
         # load to change. A budget of 4 files leaves room for one chunk beside the checkpoint,
         # its export and the report, though two seeds are asked for.
-        session_seconds = int(3 * check_seconds + 45)
+        session_seconds = int(4 * check_seconds + 45)
         out = os.path.join(self.work, "out")
         ran = self.session("run", out, "--session-seconds", session_seconds, "--return-files", 4)
         self.assertEqual(ran.returncode, 0, ran.stdout)
@@ -113,6 +114,8 @@ class GpuSession(unittest.TestCase):
         with open(os.path.join(self.dir, "train.log")) as f:
             train_log = f.read()
         self.assertIn("warm start from %s" % self.shipped, train_log)
+        # The recipe's format 2.0: the 1.0 chunks re-encoded, the 1.0 network widened.
+        self.assertIn("takes format 1.0 (34 planes); the 12 planes format 2.0 adds", train_log)
         self.assertRegex(train_log, r"(?m)^time budget ")
         with open(os.path.join(out, "gpu-session.md")) as f:
             report = f.read()

@@ -1,13 +1,14 @@
 """python3 -m tools.lab.next_network at toy scale (about a minute): every step runs for real
 (teacher games, training, held-out metrics, export and int8 file checked against zhbot, a
 refereed gate and match against the previous network), an interrupted run goes on where it
-stopped instead of starting over, --data-only adds chunks and trains nothing, and bad inputs
-are named before any work."""
+stopped instead of starting over, --data-only adds chunks and trains nothing, a format 2.0 run
+trains on re-encoded copies of the same chunks, and bad inputs are named before any work."""
 import glob
 import os
 import re
 import subprocess
 import unittest
+from unittest import mock
 
 from tests.tools import lab_harness as h
 
@@ -114,6 +115,43 @@ class NextNetwork(unittest.TestCase):
         self.assertIn("chunk-7: done before", more.stdout)
         self.assertFalse(os.path.exists(os.path.join(bulk, "train.done")))
         self.assertFalse(os.path.exists(os.path.join(bulk, "run")))
+
+    def test_3_a_format_2_run_trains_on_re_encoded_copies_of_the_same_chunks(self):
+        from tools.lab import next_network
+        folder = os.path.join(self.work, "next-v2")
+        run = self.pipeline("--input-format", "2.0", "--match-games", 0, "--gate-games", 0,
+                            folder=folder)
+        self.assertEqual(run.returncode, 0, run.stdout)
+        # The chunks stay as made (1.0); their copies in 2.0 live apart, one marker each.
+        copies = os.path.join(self.lab, "data", "format-2.0")
+        for chunk in ("chunk-7", "chunk-8"):
+            self.assertTrue(os.path.exists(os.path.join(copies, "teacher-50", chunk + ".done")))
+            self.assertTrue(glob.glob(os.path.join(copies, "teacher-50", chunk, "*.zhrec")))
+        self.assertFalse(glob.glob(os.path.join(self.data, "chunk-*-*")))
+        with mock.patch.dict(os.environ, self.env):
+            base = next_network.encoded_copy(os.path.join(self.work, "base"), "2.0")
+        self.assertTrue(base.startswith(os.path.join(copies, "elsewhere") + os.sep), base)
+        self.assertTrue(glob.glob(os.path.join(base, "*.zhrec")))
+        # The network takes 2.0, the previous one 1.0; both measured on the same positions.
+        self.assertEqual(next_network.network_format(os.path.join(folder, "toy-next.pt")), "2.0")
+        self.assertEqual(next_network.network_format(os.path.join(self.work, "previous.pt")),
+                         "1.0")
+        self.assertTrue(os.path.isfile(os.path.join(folder, "toy-next-int8.pt")))
+        for kind in ("eval.test", "eval"):
+            new = re.search(r"^%s: top-1 .*\((\d+) positions\)" % kind, run.stdout, re.M)
+            old = re.search(r"^%s: top-1 .*\((\d+) positions\)"
+                            % kind.replace("eval", "eval-previous"), run.stdout, re.M)
+            self.assertTrue(new and old, run.stdout)
+            self.assertEqual(new.group(1), old.group(1), "measured on different positions")
+        # Run again: every copy and step is done before.
+        again = self.pipeline("--input-format", "2.0", "--match-games", 0, "--gate-games", 0,
+                              folder=folder)
+        self.assertEqual(again.returncode, 0, again.stdout)
+        self.assertNotRegex(again.stdout, r"re-encoded into format 2\.0\n")
+        # A format zhbot has no encoder for is refused before any work.
+        bad = self.pipeline("--input-format", "3.0", folder=os.path.join(self.work, "v3"))
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("invalid choice: '3.0'", bad.stdout)
 
     def test_2_bad_inputs_are_named_before_any_work(self):
         other = os.path.join(self.work, "other")

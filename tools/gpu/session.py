@@ -86,13 +86,39 @@ class Session:
                   % (len(archives), positions, self.now() - t))
         return positions
 
+    def training_data(self):
+        """The carried chunks in the recipe's input format: as made (1.0), else each chunk
+        re-encoded into DIR/carried-FORMAT (seconds a chunk); None when a re-encoding fails."""
+        fmt = self.a.input_format
+        if fmt == "1.0":
+            return self.path("carried")
+        t, out = self.now(), self.path("carried-" + fmt)
+        shutil.rmtree(out, ignore_errors=True)
+        chunks = sorted(d for d in glob.glob(self.path("carried", "*")) if os.path.isdir(d))
+        with open(self.path("reencode.log"), "w") as log:
+            for chunk in chunks:
+                argv = [os.path.join(self.a.carry, "bin", "zhbot"), "datagen", "--reencode",
+                        chunk, "--out", os.path.join(out, os.path.basename(chunk)), "--format",
+                        fmt]
+                if subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT).returncode:
+                    self.note("re-encoding %s into format %s failed (reencode.log)"
+                              % (os.path.basename(chunk), fmt))
+                    return None
+        self.note("carried chunks re-encoded into format %s: %d s" % (fmt, self.now() - t))
+        return out
+
     def start_training(self, positions):
         a = self.a
         seconds = int(self.deadline - self.now() - a.export_seconds - a.train_start_seconds)
         if positions <= 0 or seconds < a.train_min_seconds:
             self.note("no training: %d carried positions, %d s left" % (positions, seconds))
             return None
-        argv = [sys.executable, "-m", "training.train", "--data", self.path("carried"), "--out",
+        data = self.training_data()
+        if data is None:
+            return None
+        self.data = data
+        seconds = int(self.deadline - self.now() - a.export_seconds - a.train_start_seconds)
+        argv = [sys.executable, "-m", "training.train", "--data", data, "--out",
                 self.path("train"), "--arch", a.train_arch, "--init-from", a.shipped_net,
                 "--device", "cuda" if a.device.startswith("cuda") else "cpu", "--threads", "2",
                 "--checkpoint-minutes", "1", "--time-budget-minutes", "%.3f" % (seconds / 60)]
@@ -182,7 +208,7 @@ class Session:
         with open(self.path("train.log"), "a") as log:
             if slim_checkpoint(self.path("train"), ckpt, log):
                 export = [sys.executable, "-m", "training.export", ckpt,
-                          os.path.join(self.out, name + ".pt"), "--data", self.path("carried"),
+                          os.path.join(self.out, name + ".pt"), "--data", self.data,
                           "--no-check", "--name", name]
                 if subprocess.run(export, cwd=ROOT, stdout=log,
                                   stderr=subprocess.STDOUT).returncode:

@@ -78,6 +78,7 @@ def resolve(args):
         if getattr(args, key, None) is None:
             setattr(args, key, value if value is not None else r[key])
     args.recipe_seed = r["seed"] if args.recipe_seed is None else args.recipe_seed
+    args.input_format = r["input_format"]
     args.recipe_chunks = r["chunks"] if args.recipe_chunks is None else args.recipe_chunks
     args.dir = os.path.join(ROOT, args.dir)
     args.carry = os.path.join(ROOT, args.carry)

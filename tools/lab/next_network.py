@@ -7,7 +7,10 @@
      then the held-out test set, LAB/data/test-TEST_NODES;
   2. a network trained on the base set plus those chunks (plus --extra-data), for the recipe's
      minutes, or for a fixed step count (train_minutes 0, --max-steps in train_opts); from
-     scratch, or warm with --init-from in train_opts;
+     scratch, or warm with --init-from in train_opts. Every chunk is made and shared in input
+     format 1.0; a recipe of another input_format trains on copies re-encoded into it once
+     (`zhbot datagen --reencode`, LAB/data/format-F/ mirroring LAB/data/), and so measures,
+     exports and checks the new network on those copies;
   3. its held-out accuracy on the test set and on the base set's held-out games, and the
      shipped network's (--previous) on the same positions;
   4. the TorchScript export and its int8 file, each checked against zhbot's evaluator;
@@ -22,11 +25,13 @@ stops after the chunks and the test set: how the bulk of the data is made in the
 
   python3 -m tools.lab.next_network [DIR] [options]   (DIR: the run's folder, default LAB/NAME)
 """
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+import zipfile
 
 from tools.zhtools import ROOT, chunk_import, lab, recipe, shipped
 from tools.zhtools.steps import StepFailed, step
@@ -78,6 +83,22 @@ class Pipeline:
         self.a = args
         self.chunks = [os.path.join(args.data_dir, "chunk-%d" % s)
                        for s in recipe.seeds(vars(args))]
+
+    def formatted(self, folder, fmt=None):
+        """`folder`'s records in input format `fmt` (default: the run's): the folder itself in
+        1.0, else its re-encoded copy (encoded_copy), made once as a step of its own."""
+        fmt = fmt or self.a.input_format
+        if fmt == "1.0" or not folder:
+            return folder
+        copy = encoded_copy(folder, fmt)
+
+        def reencode(log):
+            shutil.rmtree(copy, ignore_errors=True)  # what a cut-off try left: made again
+            subprocess.run([self.a.zhbot, "datagen", "--reencode", folder, "--out", copy,
+                            "--format", fmt], stdout=log, stderr=subprocess.STDOUT, check=True)
+        step(os.path.dirname(copy), os.path.basename(copy), reencode,
+             what="%s re-encoded into format %s" % (folder, fmt))
+        return copy
 
     def python(self, module, *args):
         return [sys.executable, "-m", module, *map(str, args)]
@@ -132,24 +153,26 @@ class Pipeline:
     def train(self, log):
         a = self.a
         resume = ["--resume"] if os.path.exists(os.path.join(a.dir, "run", "last.ckpt")) else []
-        data = ([a.base_data] if a.base_data else []) + self.chunks + a.extra_data
+        data = [self.formatted(d) for d in
+                ([a.base_data] if a.base_data else []) + self.chunks + a.extra_data]
         argv = self.python("training.train", "--data", *data, "--out", os.path.join(a.dir, "run"),
                            "--arch", a.arch, "--time-budget-minutes", "%g" % a.train_minutes,
                            "--threads", a.workers) + recipe.split_opts(a.train_opts) + resume
         subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, check=True)
 
-    def evaluate(self, net, out):
-        """Held-out metrics of `net` as JSON: OUT.test.json (the test set) and OUT.json (the
-        base set's held-out games)."""
+    def evaluate(self, net, out, fmt):
+        """Held-out metrics of `net` (of input format `fmt`) as JSON: OUT.test.json (the test
+        set) and OUT.json (the base set's held-out games), in that format: the same positions
+        whatever the format (a re-encoded copy keeps every record in its place)."""
         a = self.a
 
         def measure(log):
-            runs = [(out + ".test.json", ["--data", os.path.join(a.test_set, "shards"),
-                                          "--test-set", "--positions", 0])]
+            test = self.formatted(os.path.join(a.test_set, "shards"), fmt)
+            runs = [(out + ".test.json", ["--data", test, "--test-set", "--positions", 0])]
             if a.base_data:
-                runs.append((out + ".json", ["--data", a.base_data, "--positions",
-                                             a.eval_positions, "--validation-permille",
-                                             a.eval_permille]))
+                runs.append((out + ".json", ["--data", self.formatted(a.base_data, fmt),
+                                             "--positions", a.eval_positions,
+                                             "--validation-permille", a.eval_permille]))
             for path, opts in runs:
                 with open(path + ".tmp", "w") as f:
                     subprocess.run(self.python("training.evaluate", net, *opts, "--threads",
@@ -185,12 +208,13 @@ class Pipeline:
             return
         best = os.path.join(a.dir, "run", "best.ckpt")
         net = os.path.join(a.dir, a.name + ".pt")
-        check_data = a.base_data or self.chunks[0]
-        step(a.dir, "train", self.train, what="training.train")
-        step(a.dir, "eval", self.evaluate(best, os.path.join(a.dir, "eval")),
+        check_data = self.formatted(a.base_data or self.chunks[0])
+        step(a.dir, "train", self.train, what="training.train (input format %s)" % a.input_format)
+        step(a.dir, "eval", self.evaluate(best, os.path.join(a.dir, "eval"), a.input_format),
              what="training.evaluate " + best)
         step(a.dir, "eval-previous",
-             self.evaluate(a.previous, os.path.join(a.dir, "eval-previous")),
+             self.evaluate(a.previous, os.path.join(a.dir, "eval-previous"),
+                           network_format(a.previous)),
              what="training.evaluate " + a.previous)
         step(a.dir, "export", self.python("training.export", best, net, "--data", check_data,
                                           "--zhbot", a.zhbot, "--check-positions", 256,
@@ -229,6 +253,31 @@ class Pipeline:
                 print(f.read().splitlines()[-1])
 
 
+def encoded_copy(folder, fmt):
+    """Where the input format `fmt` copy of the record folder `folder` lives: LAB/data/format-FMT/
+    and the folder's path below LAB/data (a folder elsewhere: its whole path below "elsewhere"),
+    so the copies sit apart from the folders the chunk tools list and never collide."""
+    data = os.path.join(lab.lab_dir(), "data")
+    rel = os.path.relpath(os.path.abspath(folder), data)
+    if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:
+        rel = os.path.join("elsewhere", os.path.abspath(folder).lstrip(os.sep))
+    return os.path.join(data, "format-" + fmt, rel)
+
+
+def network_format(path):
+    """The input format a model file of training.export takes: its zhbot.json's
+    input_version (a file without one takes 1.0, as zhbot reads it)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                if name.endswith("/extra/zhbot.json"):
+                    meta = json.loads(archive.read(name) or b"{}")
+                    return str(meta.get("input_version", "1.0"))
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise SystemExit("%s: not a model file zhbot reads (%s)" % (path, e))
+    return "1.0"
+
+
 def metrics_line(path):
     """The held-out figures of training.evaluate's JSON output, in one line."""
     import json
@@ -248,6 +297,7 @@ def prepare(args):
         raise SystemExit("--zhbot %s: not built (make build)" % args.zhbot)
     if not os.path.isfile(args.previous):
         raise SystemExit("--previous %s: no such file" % args.previous)
+    network_format(args.previous)  # a file zhbot cannot read is named before any work
     starter = os.path.join(lab.lab_dir(), "data", "starter")
     if args.base_data is None or os.path.abspath(args.base_data) == starter:
         try:

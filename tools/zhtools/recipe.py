@@ -12,7 +12,9 @@ from tools.zhtools.settings_file import check_table, read_toml
 RECIPE = os.path.join(ROOT, "tools", "lab", "recipe.toml")
 # Each setting and its type: a file that lacks one, or holds another, is refused by name.
 FIELDS = {"name": str, "nodes": int, "chunk_games": int, "seed": int, "chunks": int,
-          "train_minutes": (int, float), "train_opts": str}
+          "input_format": str, "train_minutes": (int, float), "train_opts": str}
+# The input formats a network can take (training/README.md, "Input formats").
+INPUT_FORMATS = ("1.0", "2.0")
 
 
 class RecipeError(ValueError):
@@ -24,6 +26,9 @@ def load_recipe(path=RECIPE):
     where = "recipe %s" % path
     recipe = read_toml(path, where, RecipeError)
     check_table(recipe, FIELDS, where, RecipeError)
+    if recipe["input_format"] not in INPUT_FORMATS:
+        raise RecipeError("%s: input_format %r: want one of %s"
+                          % (where, recipe["input_format"], ", ".join(INPUT_FORMATS)))
     return recipe
 
 
@@ -54,12 +59,15 @@ def add_recipe_options(parser, recipe, only=FIELDS):
     """Options --name, --nodes, ... (those in `only`) defaulting to the recipe's values."""
     helps = {"name": "the network's name and its run's folder", "nodes": "teacher nodes a position",
              "chunk_games": "games a chunk", "seed": "the first chunk's seed",
-             "chunks": "how many chunks", "train_minutes": "training minutes (0: train_opts' "
-             "--max-steps)", "train_opts": "training.train's options, one string"}
+             "chunks": "how many chunks",
+             "input_format": "the network's input format (chunks are made in 1.0, re-encoded)",
+             "train_minutes": "training minutes (0: train_opts' --max-steps)",
+             "train_opts": "training.train's options, one string"}
     for key in only:
         kind = FIELDS[key]
         parser.add_argument("--" + key.replace("_", "-"), dest=key, default=recipe[key],
                             type=float if kind != str and kind != int else kind,
+                            choices=INPUT_FORMATS if key == "input_format" else None,
                             help="%s (recipe: %s)" % (helps[key], recipe[key]))
 
 
