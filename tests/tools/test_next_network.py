@@ -117,7 +117,7 @@ class NextNetwork(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(bulk, "run")))
 
     def test_3_a_format_2_run_trains_on_re_encoded_copies_of_the_same_chunks(self):
-        from tools.lab import next_network
+        from tools.zhtools import input_format
         folder = os.path.join(self.work, "next-v2")
         run = self.pipeline("--input-format", "2.0", "--match-games", 0, "--gate-games", 0,
                             folder=folder)
@@ -129,12 +129,12 @@ class NextNetwork(unittest.TestCase):
             self.assertTrue(glob.glob(os.path.join(copies, "teacher-50", chunk, "*.zhrec")))
         self.assertFalse(glob.glob(os.path.join(self.data, "chunk-*-*")))
         with mock.patch.dict(os.environ, self.env):
-            base = next_network.encoded_copy(os.path.join(self.work, "base"), "2.0")
+            base = input_format.encoded_copy(os.path.join(self.work, "base"), "2.0")
         self.assertTrue(base.startswith(os.path.join(copies, "elsewhere") + os.sep), base)
         self.assertTrue(glob.glob(os.path.join(base, "*.zhrec")))
         # The network takes 2.0, the previous one 1.0; both measured on the same positions.
-        self.assertEqual(next_network.network_format(os.path.join(folder, "toy-next.pt")), "2.0")
-        self.assertEqual(next_network.network_format(os.path.join(self.work, "previous.pt")),
+        self.assertEqual(input_format.network_format(os.path.join(folder, "toy-next.pt")), "2.0")
+        self.assertEqual(input_format.network_format(os.path.join(self.work, "previous.pt")),
                          "1.0")
         self.assertTrue(os.path.isfile(os.path.join(folder, "toy-next-int8.pt")))
         for kind in ("eval.test", "eval"):

@@ -5,8 +5,9 @@
   that every run of the recipe skips it; a chunk the lab has already is left as it is; a damaged
   one is refused with its name (exit 1 at the end, after the others);
 - the network: its checkpoint (the weights alone) into LAB/gpu/NAME/, exported here with the
-  engine's LibTorch (the GPU's export is for a newer one) and checked against zhbot, beside the
-  GPU's own export and the session's report.
+  engine's LibTorch (the GPU's export is for a newer one) and checked against zhbot on a chunk
+  in the recipe's input format (the session trained in it), beside the GPU's own export and the
+  session's report.
 
   python3 -m tools.lab.import_gpu FOLDER [--nodes N --chunk-games G (the recipe's)] [--zhbot Z]
 """
@@ -17,7 +18,7 @@ import re
 import shutil
 import sys
 
-from tools.zhtools import ROOT, chunk_import, lab, recipe
+from tools.zhtools import ROOT, chunk_import, input_format, lab, recipe
 from tools.zhtools.steps import StepFailed, step
 
 
@@ -46,7 +47,7 @@ def import_chunks(folder, data, nodes, games):
     return refused
 
 
-def import_network(folder, ckpt, data, zhbot):
+def import_network(folder, ckpt, data, zhbot, fmt):
     """The checkpoint `ckpt` into LAB/gpu/NAME/, exported here and checked on the lab's first
     chunk (its held-out games)."""
     name = os.path.basename(ckpt)[:-len(".ckpt")]
@@ -61,8 +62,9 @@ def import_network(folder, ckpt, data, zhbot):
     if not chunks:
         raise SystemExit("import_gpu: no chunk in %s to check the export on" % data)
     net = os.path.join(target, name + ".pt")
+    check_data = input_format.formatted(chunks[0], fmt, zhbot)
     step(target, "export", [sys.executable, "-m", "training.export",
-                            os.path.join(target, name + ".ckpt"), net, "--data", chunks[0],
+                            os.path.join(target, name + ".ckpt"), net, "--data", check_data,
                             "--zhbot", zhbot, "--name", name])
     print("network %s: %s (exported here, checked against zhbot)" % (name, net))
 
@@ -72,7 +74,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python3 -m tools.lab.import_gpu", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("folder", help="what the session handed back")
-    recipe.add_recipe_options(p, r, only=("nodes", "chunk_games"))
+    recipe.add_recipe_options(p, r, only=("nodes", "chunk_games", "input_format"))
     p.add_argument("--zhbot", default=os.path.join(ROOT, "build/default/bot/zhbot"))
     args = p.parse_args(argv)
     data = lab.teacher_dir(args.nodes)
@@ -80,7 +82,7 @@ def main(argv=None):
     refused = import_chunks(args.folder, data, args.nodes, args.chunk_games)
     try:
         for ckpt in sorted(glob.glob(os.path.join(args.folder, "*.ckpt"))):
-            import_network(args.folder, ckpt, data, args.zhbot)
+            import_network(args.folder, ckpt, data, args.zhbot, args.input_format)
     except StepFailed as e:
         raise SystemExit(str(e))
     if refused:

@@ -25,15 +25,13 @@ stops after the chunks and the test set: how the bulk of the data is made in the
 
   python3 -m tools.lab.next_network [DIR] [options]   (DIR: the run's folder, default LAB/NAME)
 """
-import json
 import os
 import shutil
 import subprocess
 import sys
 import time
-import zipfile
 
-from tools.zhtools import ROOT, chunk_import, lab, recipe, shipped
+from tools.zhtools import ROOT, chunk_import, input_format, lab, recipe, shipped
 from tools.zhtools.steps import StepFailed, step
 
 
@@ -85,20 +83,8 @@ class Pipeline:
                        for s in recipe.seeds(vars(args))]
 
     def formatted(self, folder, fmt=None):
-        """`folder`'s records in input format `fmt` (default: the run's): the folder itself in
-        1.0, else its re-encoded copy (encoded_copy), made once as a step of its own."""
-        fmt = fmt or self.a.input_format
-        if fmt == "1.0" or not folder:
-            return folder
-        copy = encoded_copy(folder, fmt)
-
-        def reencode(log):
-            shutil.rmtree(copy, ignore_errors=True)  # what a cut-off try left: made again
-            subprocess.run([self.a.zhbot, "datagen", "--reencode", folder, "--out", copy,
-                            "--format", fmt], stdout=log, stderr=subprocess.STDOUT, check=True)
-        step(os.path.dirname(copy), os.path.basename(copy), reencode,
-             what="%s re-encoded into format %s" % (folder, fmt))
-        return copy
+        """`folder`'s records in input format `fmt` (default: the run's)."""
+        return input_format.formatted(folder, fmt or self.a.input_format, self.a.zhbot)
 
     def python(self, module, *args):
         return [sys.executable, "-m", module, *map(str, args)]
@@ -214,7 +200,7 @@ class Pipeline:
              what="training.evaluate " + best)
         step(a.dir, "eval-previous",
              self.evaluate(a.previous, os.path.join(a.dir, "eval-previous"),
-                           network_format(a.previous)),
+                           input_format.network_format(a.previous)),
              what="training.evaluate " + a.previous)
         step(a.dir, "export", self.python("training.export", best, net, "--data", check_data,
                                           "--zhbot", a.zhbot, "--check-positions", 256,
@@ -253,31 +239,6 @@ class Pipeline:
                 print(f.read().splitlines()[-1])
 
 
-def encoded_copy(folder, fmt):
-    """Where the input format `fmt` copy of the record folder `folder` lives: LAB/data/format-FMT/
-    and the folder's path below LAB/data (a folder elsewhere: its whole path below "elsewhere"),
-    so the copies sit apart from the folders the chunk tools list and never collide."""
-    data = os.path.join(lab.lab_dir(), "data")
-    rel = os.path.relpath(os.path.abspath(folder), data)
-    if rel == os.curdir or rel.split(os.sep)[0] == os.pardir:
-        rel = os.path.join("elsewhere", os.path.abspath(folder).lstrip(os.sep))
-    return os.path.join(data, "format-" + fmt, rel)
-
-
-def network_format(path):
-    """The input format a model file of training.export takes: its zhbot.json's
-    input_version (a file without one takes 1.0, as zhbot reads it)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for name in archive.namelist():
-                if name.endswith("/extra/zhbot.json"):
-                    meta = json.loads(archive.read(name) or b"{}")
-                    return str(meta.get("input_version", "1.0"))
-    except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise SystemExit("%s: not a model file zhbot reads (%s)" % (path, e))
-    return "1.0"
-
-
 def metrics_line(path):
     """The held-out figures of training.evaluate's JSON output, in one line."""
     import json
@@ -297,7 +258,7 @@ def prepare(args):
         raise SystemExit("--zhbot %s: not built (make build)" % args.zhbot)
     if not os.path.isfile(args.previous):
         raise SystemExit("--previous %s: no such file" % args.previous)
-    network_format(args.previous)  # a file zhbot cannot read is named before any work
+    input_format.network_format(args.previous)  # a file zhbot cannot read is named before any work
     starter = os.path.join(lab.lab_dir(), "data", "starter")
     if args.base_data is None or os.path.abspath(args.base_data) == starter:
         try:
