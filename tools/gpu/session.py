@@ -25,7 +25,7 @@ from tools.gpu import check as checks
 from tools.gpu import prepare as carry
 from tools.gpu import settings
 from tools.gpu.settings import MIB
-from tools.zhtools import ROOT, recipe
+from tools.zhtools import ROOT, input_format, recipe
 
 
 class Session:
@@ -97,10 +97,9 @@ class Session:
         chunks = sorted(d for d in glob.glob(self.path("carried", "*")) if os.path.isdir(d))
         with open(self.path("reencode.log"), "w") as log:
             for chunk in chunks:
-                argv = [os.path.join(self.a.carry, "bin", "zhbot"), "datagen", "--reencode",
-                        chunk, "--out", os.path.join(out, os.path.basename(chunk)), "--format",
-                        fmt]
-                if subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT).returncode:
+                if not input_format.reencode(os.path.join(self.a.carry, "bin", "zhbot"), chunk,
+                                             os.path.join(out, os.path.basename(chunk)), fmt,
+                                             log):
                     self.note("re-encoding %s into format %s failed (reencode.log)"
                               % (os.path.basename(chunk), fmt))
                     return None

@@ -9,7 +9,7 @@ import subprocess
 import zipfile
 
 from tools.zhtools import lab
-from tools.zhtools.steps import step
+from tools.zhtools.steps import StepFailed, step
 
 
 def encoded_copy(folder, fmt):
@@ -22,6 +22,14 @@ def encoded_copy(folder, fmt):
     return os.path.join(data, "format-" + fmt, rel)
 
 
+def reencode(zhbot, folder, copy, fmt, log):
+    """`zhbot datagen --reencode` of `folder` into `copy` in format `fmt`, its output to `log`;
+    whether it succeeded. What a cut-off try left in `copy` is removed first."""
+    shutil.rmtree(copy, ignore_errors=True)
+    return subprocess.run([zhbot, "datagen", "--reencode", folder, "--out", copy, "--format",
+                           fmt], stdout=log, stderr=subprocess.STDOUT).returncode == 0
+
+
 def formatted(folder, fmt, zhbot):
     """`folder`'s records in format `fmt`: the folder itself in 1.0, else its copy, re-encoded
     by `zhbot` as a step of its own (made once; a copy cut off is made again)."""
@@ -29,11 +37,10 @@ def formatted(folder, fmt, zhbot):
         return folder
     copy = encoded_copy(folder, fmt)
 
-    def reencode(log):
-        shutil.rmtree(copy, ignore_errors=True)
-        subprocess.run([zhbot, "datagen", "--reencode", folder, "--out", copy, "--format", fmt],
-                       stdout=log, stderr=subprocess.STDOUT, check=True)
-    step(os.path.dirname(copy), os.path.basename(copy), reencode,
+    def make(log):
+        if not reencode(zhbot, folder, copy, fmt, log):
+            raise StepFailed("re-encoding %s failed" % folder)
+    step(os.path.dirname(copy), os.path.basename(copy), make,
          what="%s re-encoded into format %s" % (folder, fmt))
     return copy
 
