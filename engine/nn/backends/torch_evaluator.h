@@ -45,9 +45,11 @@ struct TorchModelInfo {
   std::string policy_shape;  // "[B,5184]" or "[B,81,8,8]"
   std::string input;         // the input format it takes: "format 1.0 (34 planes)"
   std::string metadata;      // the zhbot.json text, empty when the file has none
-  std::string optimization;  // what was applied: "optimize_for_inference", "freeze", "none"
-  std::string buckets;       // batch sizes on CUDA ("1,2,4,...,max_batch"), "none (CPU)"
-  int threads = 1;           // intra-op threads (CPU)
+  // What was applied: "optimize_for_inference", "freeze" or "none", then ", channels-last"
+  // where the network runs in that layout (bf16 on the CPU).
+  std::string optimization;
+  std::string buckets;  // batch sizes on CUDA ("1,2,4,...,max_batch"), "none (CPU)"
+  int threads = 1;      // intra-op threads (CPU)
   double load_seconds = 0.0;
 };
 
