@@ -8,6 +8,11 @@ to the lesser limit, and the load average before the runs. With --repeat N each 
 median of N runs.
 
   python3 -m tools.measure.sim_threads --zhbot OLD_BUILD/zhbot --zhbot build/default/bot/zhbot
+
+--sim-options gives the sim other settings (its backend_options), e.g. a device four times as
+slow, "fixed_us=760,per_position_us=35.6": on a host with few cores, where the host and not the
+search's threads bind at the sim's defaults, that shows what the threads do for a device when the
+host has the headroom a GPU server's cores give it.
 """
 import argparse
 import statistics
@@ -20,14 +25,15 @@ COMMON = "--games 1 --nodes 10000 --plies 8"
 UNIFORM = "-o batch_size=32 -o batches_per_thread=2"
 
 
-def measure(zhbot, graph, threads, repeat):
+def measure(zhbot, graph, threads, repeat, sim_options=""):
     """Medians over `repeat` pairs of runs: uniform nodes/s, sim nodes/s, capacity, sim limit
     in nodes/s."""
     opts = "-o graph=%s -o threads=%d" % ("true" if graph else "false", threads)
+    sim_opts = opts + (" -o backend_options=%s" % sim_options if sim_options else "")
     uniform, sim, capacity, limit = [], [], [], []
     for _ in range(repeat):
         u, _ = selfplay(zhbot, "%s --backend uniform %s %s" % (COMMON, opts, UNIFORM))
-        s, _ = selfplay(zhbot, "%s --backend sim %s" % (COMMON, opts))
+        s, _ = selfplay(zhbot, "%s --backend sim %s" % (COMMON, sim_opts))
         uniform.append(u["nodes_per_s"])
         sim.append(s["nodes_per_s"])
         capacity.append(s["capacity"])
@@ -43,9 +49,14 @@ def main():
     parser.add_argument("--threads", default="1,2,4,8", help="thread counts, comma-separated")
     parser.add_argument("--structure", choices=["tree", "graph", "both"], default="both")
     parser.add_argument("--repeat", type=int, default=1, help="runs per figure (the median)")
+    parser.add_argument("--sim-options", default="",
+                        help="the sim's backend_options (key=value,...; no spaces), e.g. "
+                             "fixed_us=760,per_position_us=35.6")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    if " " in args.sim_options:
+        parser.error("--sim-options is key=value,... without spaces")
     threads = [int(t) for t in args.threads.split(",")]
     if any(t < 1 for t in threads):
         parser.error("--threads takes positive integers")
@@ -57,7 +68,8 @@ def main():
         for t in threads:
             for zhbot in args.zhbot:
                 load = load_average()
-                uniform, sim, capacity, limit = measure(zhbot, graph, t, args.repeat)
+                uniform, sim, capacity, limit = measure(zhbot, graph, t, args.repeat,
+                                                       args.sim_options)
                 print("| %s | %d | %s | %.0f | %.0f %% | %.0f | %.0f | %.2f | %s |"
                       % ("graph" if graph else "tree", t, zhbot, sim, 100 * capacity, limit,
                          uniform, sim / min(limit, uniform), load), flush=True)
