@@ -68,8 +68,8 @@ def main():
         for t in threads:
             for zhbot in args.zhbot:
                 load = load_average()
-                uniform, sim, capacity, limit = measure(zhbot, graph, t, args.repeat,
-                                                       args.sim_options)
+                uniform, sim, capacity, limit = measure(
+                    zhbot, graph, t, args.repeat, args.sim_options)
                 print("| %s | %d | %s | %.0f | %.0f %% | %.0f | %.0f | %.2f | %s |"
                       % ("graph" if graph else "tree", t, zhbot, sim, 100 * capacity, limit,
                          uniform, sim / min(limit, uniform), load), flush=True)
