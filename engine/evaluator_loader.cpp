@@ -56,8 +56,9 @@ OptionTable<EvaluatorChoice> backend_options() {
            "settings of the backend itself, key=value,... (as lc0's backend-opts): the sim "
            "backend takes fixed_us (device time per batch, default 190) and per_position_us "
            "(per position, 8.9: a 10x128 network in fp16 on a TU104 GPU), fail_after, "
-           "fail_batches and fail_rate (injected failures, engine/nn/backends/sim.h); the "
-           "other backends take none"},
+           "fail_batches and fail_rate (injected failures, engine/nn/backends/sim.h); the torch "
+           "backend takes layout (auto: channels-last for bf16 on a CPU, else nchw; nchw; "
+           "channels-last); the other backends take none"},
       }};
 }
 

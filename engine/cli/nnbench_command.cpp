@@ -34,8 +34,8 @@ namespace {
 struct NnbenchOptions {
   std::string model;
   std::string batches = "1,8,16,64";
-  // Evaluator options by their declared names (nn_threads, device, precision, max_wait_us),
-  // given under nnbench's flags; unset ones keep the declared default.
+  // Evaluator options by their declared names (nn_threads, device, precision, backend_options,
+  // max_wait_us), given under nnbench's flags; unset ones keep the declared default.
   std::map<std::string, std::string> evaluator_options;
   double seconds = 1.0;  // per measurement
   int runs = 5;          // measurements per figure; the median is printed
@@ -162,10 +162,9 @@ int run_nnbench(const NnbenchOptions& o) {
   EvaluatorConfig config = evaluator_config(options);
   config.backend = "torch";
   config.settings["model"] = o.model;
-  config.backend_options.clear();
-  BackendOptions none("torch", "");
+  BackendOptions own("torch", config.backend_options);  // the torch backend's: layout
   const int max_wait_us = inference_service_config(options).max_wait_us;
-  TorchEvaluator torch(torch_config_of(config, none));
+  TorchEvaluator torch(torch_config_of(config, own));
   const TorchModelInfo& info = torch.info();
   const int max_batch = *std::max_element(batches.begin(), batches.end());
   const std::vector<EvalInput> pool = position_pool(std::max(256, 4 * max_batch));
@@ -241,6 +240,7 @@ void add_nnbench_command(CLI::App& app) {
   evaluator_flag("--threads,-t", "nn_threads");
   evaluator_flag("--device", "device");
   evaluator_flag("--precision", "precision");
+  evaluator_flag("--backend-options", "backend_options");
   cmd->add_option("--seconds", o->seconds, "length of one measurement")
       ->check(CLI::Range(0.05, 60.0))
       ->default_str("1.0");

@@ -67,6 +67,11 @@ class GpuCheck(unittest.TestCase):
         net = os.path.basename(shipped.shipped_model())[:-len(".pt")]
         self.assertRegex(text, r"(?m)^### %s, fp32" % re.escape(net))
         self.assertRegex(text, r"(?m)^### random-resnet-1x8, fp32")
+        # The layout run: the option reached the network (of the fp32 runs, nnbench's header
+        # says channels-last there and nowhere else).
+        self.assertRegex(text, r"(?m)^### %s, fp32, layout channels-last$" % re.escape(net))
+        self.assertEqual(len(re.findall(
+            r"precision fp32, \d+ intra-op thread\(s\), [a-z_]+, channels-last", text)), 1)
         self.assertRegex(text, r"pos/s|positions/s")
         self.assertNotIn("nnbench failed", text)
         self.assertEqual(len(re.findall(r"(?m)^\| [12] \| \d+ \| \d+ \| \d+ ms \|$", text)), 2,

@@ -33,12 +33,14 @@ from tools.zhtools import ROOT, shipped
 # a CPU, every stage for real in seconds).
 SCALES = {
     "full": dict(batches="1,2,4,8,16,32,64,128,256,512,1024", precisions="fp32 fp16",
-                 nnbench_opts="--seconds 0.5 --runs 3", random_arch="resnet-10x128",
+                 layout_runs="fp16:channels-last", nnbench_opts="--seconds 0.5 --runs 3",
+                 random_arch="resnet-10x128",
                  search_threads="1 2 4 8 16", search_nodes=100000, game_runs="1x4 1x16 8x4",
                  game_nodes=800, datagen_opts="--nodes 3000", chunk_games=400,
                  train_arch="resnet-10x128", train_minutes=8,
                  train_opts="--batch-size 1024 --lr 0.1 --checkpoint-minutes 1 --seed 1"),
-    "toy": dict(batches="1,4", precisions="fp32", nnbench_opts="--seconds 0.05 --runs 1",
+    "toy": dict(batches="1,4", precisions="fp32", layout_runs="fp32:channels-last",
+                nnbench_opts="--seconds 0.05 --runs 1",
                 random_arch="resnet-1x8", search_threads="1 2", search_nodes=200,
                 game_runs="1x1 2x1", game_nodes=50, datagen_opts="--nodes 50 --max-plies 30",
                 chunk_games=1, train_arch="resnet-1x8", train_minutes=0.01,

@@ -158,15 +158,26 @@ def nnbench(args):
              "Positions/s at each batch size: (a) the raw forward pass, (b) evaluate() with "
              "encoding", "and priors, (c) the InferenceService fed by producer threads (zhbot "
              "nnbench)."]
-    for net in (args.shipped_net, random):
-        for precision in args.precisions.split():
-            argv = [args.zhbot, "nnbench", "--model", net, "--batch", args.batches, "--device",
-                    args.device, "--precision", precision] + shlex.split(args.nnbench_opts)
-            status, said = output(argv)
-            lines += ["", "### %s, %s" % (os.path.basename(net)[:-len(".pt")], precision), "",
-                      "`zhbot nnbench --model %s --batch %s --device %s --precision %s %s`"
-                      % (net, args.batches, args.device, precision, args.nnbench_opts), "",
-                      "```", said.rstrip("\n") + ("\n(nnbench failed)" if status else ""), "```"]
+    # Every precision in the backend's default layout (`auto`: NCHW on CUDA), then the shipped
+    # network in the layout runs (PRECISION:LAYOUT, the torch backend's `layout` option): a GPU
+    # measures there whether channels-last, which bf16 on a CPU runs 1.5-1.9x as fast, pays.
+    runs = [(net, precision, None) for net in (args.shipped_net, random)
+            for precision in args.precisions.split()]
+    for run in args.layout_runs.split():
+        if run.count(":") != 1:
+            raise SystemExit("gpu_check: a layout run is PRECISION:LAYOUT, not '%s'" % run)
+        runs.append((args.shipped_net,) + tuple(run.split(":")))
+    for net, precision, layout in runs:
+        opts = "--precision %s%s %s" % (precision, " --backend-options layout=" + layout
+                                        if layout else "", args.nnbench_opts)
+        argv = [args.zhbot, "nnbench", "--model", net, "--batch", args.batches, "--device",
+                args.device] + shlex.split(opts)
+        status, said = output(argv)
+        lines += ["", "### %s, %s%s" % (os.path.basename(net)[:-len(".pt")], precision,
+                                        ", layout " + layout if layout else ""), "",
+                  "`zhbot nnbench --model %s --batch %s --device %s %s`"
+                  % (net, args.batches, args.device, opts), "",
+                  "```", said.rstrip("\n") + ("\n(nnbench failed)" if status else ""), "```"]
     section(args, "30-nnbench", lines)
 
 

@@ -1,6 +1,7 @@
 // The torch backend's parser: its settings from the evaluator's (engine/nn/registry.h).
 
 #include <charconv>
+#include <optional>
 #include <stdexcept>
 
 #include "engine/nn/backends/torch_evaluator.h"
@@ -22,8 +23,14 @@ int integer_setting(const EvaluatorConfig& config, std::string_view key, int abs
 }  // namespace
 
 TorchConfig torch_config_of(const EvaluatorConfig& config, BackendOptions& own) {
-  own.check_all_taken();  // it takes none: refuse them before loading a model
   TorchConfig c;
+  if (const std::optional<std::string> layout = own.take("layout")) {
+    if (*layout != "auto" && *layout != "nchw" && *layout != "channels-last")
+      throw std::invalid_argument("torch backend_options: layout=" + *layout +
+                                  " is not one of auto, nchw, channels-last");
+    c.layout = *layout;
+  }
+  own.check_all_taken();  // before a model is loaded
   c.model_path = config.setting("model");
   c.device = config.device;
   if (const std::string p = config.setting("precision"); !p.empty()) c.precision = p;

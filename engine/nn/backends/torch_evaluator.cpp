@@ -79,7 +79,7 @@ struct TorchEvaluator::Impl {
   InputFormat format = InputFormat::kV1;  // from the metadata's input_version
   std::vector<int> buckets;               // batch sizes run on CUDA (padded up); empty on the CPU
   // The layout the network's convolutions take their input and weights in (see
-  // use_channels_last_for_bf16).
+  // choose_layout).
   at::MemoryFormat layout = at::MemoryFormat::Contiguous;
   HostBuffers buffers;
 
@@ -101,14 +101,19 @@ struct TorchEvaluator::Impl {
     return split_outputs(module.forward(std::move(args)), info.path);
   }
 
-  // bf16 on the CPU: oneDNN's bf16 convolutions work on channels-last (NHWC) data, and with
-  // LibTorch's default NCHW tensors every convolution reorders its output back to NCHW (half of
-  // the convolutions' time in a profile of a search). With the weights and the input in
-  // channels-last the network's outputs are the same and a batch of 16 runs about 1.5x as fast
-  // (docs/performance.md, "bf16 in channels-last"). fp32 is unaffected (optimize_for_inference
-  // prepacks its convolutions for oneDNN) and int8 reorders inside its quantized kernels.
-  void use_channels_last_for_bf16() {
-    if (device.is_cuda() || dtype != torch::kBFloat16) return;
+  // The layout (TorchConfig::layout). `auto` is channels-last for bf16 on the CPU: oneDNN's bf16
+  // convolutions work on channels-last (NHWC) data, and with LibTorch's default NCHW tensors
+  // every convolution reorders its output back to NCHW (half of the convolutions' time in a
+  // profile of a search). With the weights and the input in channels-last the network's outputs
+  // are the same and a batch of 16 runs about 1.5x as fast (docs/performance.md, "bf16 in
+  // channels-last"). `auto` keeps NCHW elsewhere: fp32 on the CPU is unaffected
+  // (optimize_for_inference prepacks its convolutions), int8 reorders inside its quantized
+  // kernels, and on CUDA the gain is not measured; `layout=channels-last` measures it there.
+  void choose_layout(const std::string& requested) {
+    const bool channels_last =
+        requested == "channels-last" ||
+        (requested == "auto" && !device.is_cuda() && dtype == torch::kBFloat16);
+    if (!channels_last) return;
     for (at::Tensor p : module.parameters())
       if (p.dim() == 4) p.set_data(p.contiguous(at::MemoryFormat::ChannelsLast));
     layout = at::MemoryFormat::ChannelsLast;
@@ -198,7 +203,7 @@ TorchEvaluator::TorchEvaluator(const TorchConfig& config) : impl_(std::make_uniq
     throw model_error(
         path, "cannot move to " + m.info.device + " " + precision + ": " + torch_message(e));
   }
-  m.use_channels_last_for_bf16();
+  m.choose_layout(config.layout);
 
   // Freezing folds batch norms and constants; optimize_for_inference also converts the
   // convolutions to oneDNN on the CPU (1.5-2x there). Not every model or precision takes

@@ -30,12 +30,15 @@ struct TorchConfig {
   int threads = 1;                 // intra-op threads on the CPU
   float prior_temperature = 1.0f;  // softmax temperature over the legal moves' logits
   int max_batch = 0;               // the largest batch it will see (its CUDA buckets)
-  bool log_load = true;            // false: the "nn: loaded" line at debug level (a trial load)
+  // The network's memory layout (backend_options layout=...): "auto" (channels-last for bf16 on
+  // the CPU, NCHW elsewhere), "nchw" or "channels-last".
+  std::string layout = "auto";
+  bool log_load = true;  // false: the "nn: loaded" line at debug level (a trial load)
 };
 
 // Its parser: the evaluator's model, device, precision, nn_threads, prior_temperature and
-// max_batch; it takes no backend_options. Throws std::invalid_argument for a number that is
-// not one, or any backend option.
+// max_batch, and one backend option, layout. Throws std::invalid_argument for a number that is
+// not one, a layout it does not know, or any other backend option.
 TorchConfig torch_config_of(const EvaluatorConfig& config, BackendOptions& own);
 
 struct TorchModelInfo {
@@ -46,7 +49,7 @@ struct TorchModelInfo {
   std::string input;         // the input format it takes: "format 1.0 (34 planes)"
   std::string metadata;      // the zhbot.json text, empty when the file has none
   // What was applied: "optimize_for_inference", "freeze" or "none", then ", channels-last"
-  // where the network runs in that layout (bf16 on the CPU).
+  // where the network runs in that layout.
   std::string optimization;
   std::string buckets;  // batch sizes on CUDA ("1,2,4,...,max_batch"), "none (CPU)"
   int threads = 1;      // intra-op threads (CPU)

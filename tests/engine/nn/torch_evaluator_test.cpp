@@ -117,8 +117,8 @@ TEST(TorchEvaluatorTest, RegistryOffersTorchWhenLinked) {
 
 void expect_error_text(const EvaluatorConfig& config, std::vector<std::string> parts);
 
-// Its parser reads the evaluator's network options and refuses backend_options (it takes none).
-TEST(TorchEvaluatorTest, ItsParserTakesTheNetworkOptionsAndNoBackendOptions) {
+// Its parser reads the evaluator's network options and one backend option, the layout.
+TEST(TorchEvaluatorTest, ItsParserTakesTheNetworkOptionsAndTheLayout) {
   EvaluatorConfig config = registry_config(torch_config("tiny.pt", 1.5f));
   config.device = "cuda:1";
   config.settings["nn_threads"] = "3";
@@ -134,8 +134,16 @@ TEST(TorchEvaluatorTest, ItsParserTakesTheNetworkOptionsAndNoBackendOptions) {
   config.settings["nn_threads"] = "three";
   EXPECT_THROW(torch_config_of(config, none), std::invalid_argument);
   config.settings["nn_threads"] = "1";
+  EXPECT_EQ(torch.layout, "auto");
+  for (const char* layout : {"auto", "nchw", "channels-last"}) {
+    BackendOptions own("torch", std::string("layout=") + layout);
+    EXPECT_EQ(torch_config_of(config, own).layout, layout);
+  }
+  config.backend_options = "layout=nhwc";
+  expect_error_text(config, {"layout=nhwc is not one of auto, nchw, channels-last"});
   config.backend_options = "fixed_us=1";
-  expect_error_text(config, {"evaluator backend \"torch\" takes no backend_options"});
+  expect_error_text(config, {"torch backend_options: unknown setting 'fixed_us=1' (layout)"});
+  config.backend_options = "";
   // On a GPU it is a device (failover applies) whose stand-in is itself on the CPU.
   EXPECT_TRUE(evaluator_on_device(config));
   const std::optional<EvaluatorConfig> cpu = evaluator_on_cpu(config);
@@ -292,10 +300,23 @@ TEST(TorchEvaluatorTest, Bf16OnCpuRunsChannelsLastAndMatchesTheReference) {
   }
 }
 
-TEST(TorchEvaluatorTest, Fp32OnCpuKeepsTheDefaultLayout) {
-  TorchEvaluator e(torch_config("tiny.pt"));
-  EXPECT_EQ(e.info().optimization.find("channels-last"), std::string::npos)
+// `auto` keeps fp32 in NCHW; either layout can be asked for in any precision, with the same
+// results.
+TEST(TorchEvaluatorTest, TheLayoutCanBeChosenAndKeepsTheResults) {
+  EXPECT_EQ(TorchEvaluator(torch_config("tiny.pt")).info().optimization.find("channels-last"),
+            std::string::npos);
+  TorchConfig fp32 = torch_config("tiny.pt");
+  fp32.layout = "channels-last";
+  TorchEvaluator e(fp32);
+  EXPECT_NE(e.info().optimization.find("channels-last"), std::string::npos)
       << e.info().optimization;
+  const auto refs = references();
+  const auto outputs = evaluate_all(e, refs);
+  for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], outputs[i], "1.0", 1e-4);
+  TorchConfig bf16 = torch_config("tiny.pt");
+  bf16.precision = "bf16";
+  bf16.layout = "nchw";
+  EXPECT_EQ(TorchEvaluator(bf16).info().optimization.find("channels-last"), std::string::npos);
 }
 
 // "auto" through the backend's factory, which the engine and the bot load with: on the CPU it
