@@ -81,7 +81,8 @@ const OptionTable<InferenceServiceConfig> kServiceOptions{
         {"max_batch", &InferenceServiceConfig::max_batch, Int{32, 1, 4096},
          "largest batch the inference service forms"},
         {"max_wait_us", &InferenceServiceConfig::max_wait_us, Int{500, 0, 1000000},
-         "how long the inference service waits to fill a batch (microseconds)"},
+         "how long the inference service waits to fill a batch (microseconds); a batch goes at "
+         "once when every search thread is waiting on it"},
         {"batches_in_flight", &InferenceServiceConfig::in_flight, Int{0, 0, 16},
          "batches the inference service runs at once, so the host prepares one while the "
          "device runs another: 0 = auto (2 on cuda and sim, 1 on the CPU)"},

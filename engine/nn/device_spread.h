@@ -24,6 +24,9 @@ class DeviceSpread final : public Evaluator {
   void evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) override;
   std::future<void> evaluate_async(std::span<const EvalInput> inputs,
                                    std::span<Evaluation> outputs) override;
+  // To the calling thread's device, the only one its batches go to.
+  void producer_started() override { devices_[device_of_this_thread()]->producer_started(); }
+  void producer_stopped() override { devices_[device_of_this_thread()]->producer_stopped(); }
 
   std::size_t size() const { return devices_.size(); }
   // The device the calling thread uses (assigned on its first call or here).

@@ -66,6 +66,28 @@ class Evaluator {
     }
     return done.get_future();
   }
+
+  // A search thread says when it starts handing batches to this evaluator and when it stops
+  // (ProducerScope, around a search). A batching evaluator (InferenceService) then knows when
+  // every producer is blocked waiting on it, so that no other request can come, and runs what
+  // it holds at once instead of waiting max_wait_us for company. Wrappers pass them on; the
+  // default ignores them.
+  virtual void producer_started() {}
+  virtual void producer_stopped() {}
+};
+
+// producer_started() for the scope's life, producer_stopped() at its end.
+class ProducerScope {
+ public:
+  explicit ProducerScope(Evaluator& evaluator) : evaluator_(evaluator) {
+    evaluator_.producer_started();
+  }
+  ~ProducerScope() { evaluator_.producer_stopped(); }
+  ProducerScope(const ProducerScope&) = delete;
+  ProducerScope& operator=(const ProducerScope&) = delete;
+
+ private:
+  Evaluator& evaluator_;
 };
 
 }  // namespace zh

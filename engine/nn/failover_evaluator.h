@@ -45,6 +45,15 @@ class FailoverEvaluator final : public Evaluator {
   // the inputs again, the outage is logged) on the thread that calls the future's get().
   std::future<void> evaluate_async(std::span<const EvalInput> inputs,
                                    std::span<Evaluation> outputs) override;
+  // To both: a producer's batches go to either, as the route says.
+  void producer_started() override {
+    primary_->producer_started();
+    fallback_->producer_started();
+  }
+  void producer_stopped() override {
+    primary_->producer_stopped();
+    fallback_->producer_stopped();
+  }
 
   bool healthy() const { return healthy_.load(std::memory_order_acquire); }
   FailoverStats stats() const;

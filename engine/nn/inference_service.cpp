@@ -43,19 +43,36 @@ void InferenceService::enqueue(std::span<const EvalInput> inputs, std::shared_pt
     std::lock_guard lock(mutex_);
     if (stopping_) throw std::runtime_error("inference service is shut down");
     group->remaining = inputs.size();
+    if (group->caller_waits) ++waiting_callers_;
     const bool was_empty = queue_.empty();
     // The last request takes the caller's reference: from here only the workers hold the group.
     for (std::size_t i = 0; i < inputs.size(); ++i)
       queue_.push_back({&inputs[i], i, i + 1 == inputs.size() ? std::move(group) : group, now});
-    // The worker sleeps either for the first request or for a full batch; other arrivals
-    // need not wake it.
-    wake = was_empty || queue_.size() >= static_cast<std::size_t>(config_.max_batch);
+    // The worker sleeps either for the first request, for a full batch or for the last
+    // producer to block; other arrivals need not wake it.
+    wake = was_empty || queue_.size() >= static_cast<std::size_t>(config_.max_batch) ||
+           all_producers_wait();
   }
   if (wake) wake_.notify_one();
 }
 
 void InferenceService::evaluate(std::span<const EvalInput> inputs, std::span<Evaluation> outputs) {
-  evaluate_async(inputs, outputs).get();  // rethrows a backend failure
+  start(inputs, outputs, /*caller_waits=*/true).get();  // rethrows a backend failure
+}
+
+void InferenceService::producer_started() {
+  std::lock_guard lock(mutex_);
+  ++producers_;
+}
+
+void InferenceService::producer_stopped() {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    --producers_;
+    wake = !queue_.empty() && all_producers_wait();  // the one still to come has gone
+  }
+  if (wake) wake_.notify_all();
 }
 
 namespace {
@@ -74,6 +91,11 @@ std::string message_of(const std::exception_ptr& error) {
 
 std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> inputs,
                                                    std::span<Evaluation> outputs) {
+  return start(inputs, outputs, /*caller_waits=*/false);
+}
+
+std::future<void> InferenceService::start(std::span<const EvalInput> inputs,
+                                          std::span<Evaluation> outputs, bool caller_waits) {
   if (inputs.size() != outputs.size())
     throw std::invalid_argument("InferenceService::evaluate: inputs and outputs differ in size");
   if (inputs.empty()) return std::async(std::launch::deferred, [] {});
@@ -85,6 +107,7 @@ std::future<void> InferenceService::evaluate_async(std::span<const EvalInput> in
   std::future<std::optional<std::string>> answered = done->get_future();
   auto group = std::make_shared<Group>();
   group->outputs = outputs;
+  group->caller_waits = caller_waits;
   group->on_done = [done](const std::optional<std::string>& failure) { done->set_value(failure); };
   enqueue(inputs, std::move(group));
   return std::async(std::launch::deferred, [answered = std::move(answered)]() mutable {
@@ -134,15 +157,18 @@ void InferenceService::run() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      // Fill up until the oldest request has waited max_wait (or we are draining). The oldest
-      // is looked up again after each wake: another worker may have taken the batch.
+      // Fill up until the oldest request has waited max_wait, or no request can come (every
+      // producer waits on us), or we are draining. The oldest is looked up again after each
+      // wake: another worker may have taken the batch.
+      const auto closes = [&] {
+        return queue_.size() >= max_batch || stopping_ || all_producers_wait();
+      };
       for (;;) {
         wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
         if (queue_.empty()) return;  // stopping, nothing left
         const auto deadline = queue_.front().submitted + max_wait;
-        if (queue_.size() >= max_batch || stopping_ || clock_.now() >= deadline) break;
-        clock_.wait_until(lock, wake_, deadline,
-                          [&] { return queue_.size() >= max_batch || stopping_; });
+        if (closes() || clock_.now() >= deadline) break;
+        clock_.wait_until(lock, wake_, deadline, closes);
       }
       const std::size_t n = std::min(max_batch, queue_.size());
       batch.assign(std::make_move_iterator(queue_.begin()),
@@ -195,7 +221,10 @@ void InferenceService::finish(std::vector<Request>& batch,
     std::lock_guard lock(mutex_);
     for (Request& r : batch) {
       if (failure && !r.group->failure) r.group->failure = failure;
-      if (--r.group->remaining == 0) done.push_back(r.group);
+      if (--r.group->remaining == 0) {
+        if (r.group->caller_waits) --waiting_callers_;
+        done.push_back(r.group);
+      }
     }
   }
   for (const auto& g : done) {

@@ -3,8 +3,11 @@
 // its leaves to it, and one worker thread runs them through the backend in batches, so one
 // network (one GPU, or the CPU's oneDNN kernels at their efficient batch size) serves all.
 //
-// A batch closes when it holds max_batch positions or when its oldest position has waited
-// max_wait_us, whichever comes first. `in_flight` worker threads each run one batch at a time,
+// A batch closes when it holds max_batch positions, when its oldest position has waited
+// max_wait_us, or when every producer (a search thread between producer_started() and
+// producer_stopped()) is blocked in evaluate() waiting on the service, so that nobody can add to
+// it: one search thread on a CPU then never waits max_wait_us a batch for company that cannot
+// come. `in_flight` worker threads each run one batch at a time,
 // so with 2 the host gathers (and the backend encodes) the next batch while the device runs
 // the current one; 1 is right for a CPU backend, which has no device to keep busy. Thread-safe;
 // itself an Evaluator, so the search can use it wherever it would use the backend.
@@ -76,6 +79,8 @@ class InferenceService final : public Evaluator {
   // evaluate() does (see Evaluator). Throws std::runtime_error after shutdown().
   std::future<void> evaluate_async(std::span<const EvalInput> inputs,
                                    std::span<Evaluation> outputs) override;
+  void producer_started() override;
+  void producer_stopped() override;
 
   // Non-blocking: one position, its result through the future (which rethrows a backend
   // failure). Throws std::runtime_error after shutdown().
@@ -104,6 +109,7 @@ class InferenceService final : public Evaluator {
     // reads as a race. Each group holds its own copy; callers get exceptions of their own.
     std::optional<std::string> failure;
     std::function<void(const std::optional<std::string>& failure)> on_done;
+    bool caller_waits = false;  // from evaluate(): its caller is blocked until it is done
   };
   struct Request {
     const EvalInput* input;
@@ -113,6 +119,11 @@ class InferenceService final : public Evaluator {
   };
 
   void enqueue(std::span<const EvalInput> inputs, std::shared_ptr<Group> group);
+  std::future<void> start(std::span<const EvalInput> inputs, std::span<Evaluation> outputs,
+                          bool caller_waits);
+  // Every producer is blocked in evaluate(): no request can come before a batch runs. Under
+  // mutex_.
+  bool all_producers_wait() const { return producers_ > 0 && waiting_callers_ >= producers_; }
   void run();
   void finish(std::vector<Request>& batch, const std::optional<std::string>& failure);
 
@@ -124,6 +135,8 @@ class InferenceService final : public Evaluator {
   std::condition_variable wake_;
   std::deque<Request> queue_;
   bool stopping_ = false;
+  int producers_ = 0;        // producer_started() less producer_stopped()
+  int waiting_callers_ = 0;  // evaluate() calls whose group is not done
 
   // Counters (guarded by mutex_).
   std::uint64_t positions_ = 0, batches_ = 0, failed_ = 0;

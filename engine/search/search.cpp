@@ -318,7 +318,11 @@ void Search::expand_root_locked(std::unique_lock<std::mutex>& lock) {
   EvalBlock* block = nullptr;
   std::string error;
   try {
-    evaluator_->evaluate(std::span<const EvalInput>(&input, 1), std::span<Evaluation>(&out, 1));
+    {
+      // The root's evaluation comes before any worker's: it is all there is to batch.
+      const ProducerScope producer(*evaluator_);
+      evaluator_->evaluate(std::span<const EvalInput>(&input, 1), std::span<Evaluation>(&out, 1));
+    }
     block = make_eval_block(root_pos_, out, exp_opts);
     if (block->num_edges == 0) block->value = terminal_value(root_pos_);
     if (params_.leaf_mate_plies > 0 && block->num_edges > 0) {

@@ -187,6 +187,9 @@ class Search {
   void pool_loop(int index, std::uint64_t seen_generation);
   void worker_loop(Worker& w);
   bool gather(Worker& w, Batch& b, int batch, bool may_wait);
+  // Everything selectable is pending in other threads: waits a little (mutex_ held in `lock`)
+  // for one of their backups, not counted meanwhile among the evaluator's producers.
+  void wait_for_backup(std::unique_lock<std::mutex>& lock);
   void submit(Batch& b, bool async);
   void complete(Batch& b, const ExpansionOptions& exp_opts);
   void check_limits_locked();

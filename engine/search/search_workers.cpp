@@ -196,9 +196,17 @@ bool Search::gather(Worker& w, Batch& b, int batch, bool may_wait) {
   if (b.leaves.empty()) {
     if (stop_.load(std::memory_order_relaxed)) return false;
     // Everything selectable is pending in other threads: wait for one of their backups.
-    if (may_wait && terminals == 0) backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+    if (may_wait && terminals == 0) wait_for_backup(lock);
   }
   return true;
+}
+
+// The thread cannot add to the evaluator's batch before a backup comes, and that backup may be
+// of a batch that waits for company (InferenceService): so it stops being a producer meanwhile.
+void Search::wait_for_backup(std::unique_lock<std::mutex>& lock) {
+  evaluator_->producer_stopped();
+  backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+  evaluator_->producer_started();
 }
 
 // The graph's gather: the same loop without the mutex. A pick takes a playout slot first, so
@@ -235,7 +243,7 @@ bool Search::gather_graph(Worker& w, Batch& b, int batch, bool may_wait) {
     if (stop_.load(std::memory_order_relaxed)) return false;
     if (may_wait && terminals == 0) {
       std::unique_lock lock(mutex_);
-      backup_cv_.wait_for(lock, std::chrono::milliseconds(1));
+      wait_for_backup(lock);
     }
   }
   return true;
@@ -344,6 +352,9 @@ void Search::complete(Batch& b, const ExpansionOptions& exp_opts) {
 // submitted them, so one thread's search does not depend on timing. On a stop it stops
 // selecting and completes what is in flight before it returns: no evaluation outlives it.
 void Search::worker_loop(Worker& w) {
+  // While this thread searches, a batching evaluator counts it among those that may still add
+  // to the batch it gathers (InferenceService: no wait for company once all of them wait).
+  const ProducerScope producer(*evaluator_);
   const int batch = std::max(1, params_.batch_size);
   const int depth = std::max(1, params_.batches_per_thread);
   const bool async = depth > 1;

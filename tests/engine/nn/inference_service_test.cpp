@@ -174,6 +174,73 @@ TEST(InferenceServiceTest, AFullBatchGoesWithoutWaitingForTheClock) {
   EXPECT_EQ(raw->sizes(), std::vector<std::size_t>{4});
 }
 
+// A search thread that has said it produces (producer_started) and then blocks in evaluate()
+// is the last one that could add to the batch: it runs at once, without the clock.
+TEST(InferenceServiceTest, WhenEveryProducerWaitsTheBatchGoesWithoutTheClock) {
+  test::FakeClock clock;  // never advanced
+  auto probe = std::make_unique<ProbeEvaluator>();
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 16, .max_wait_us = 1000000}, clock);
+  const ProducerScope producer(service);
+  std::vector<Evaluation> out(3);
+  auto done = std::async(std::launch::async,
+                         [&] { service.evaluate(std::span(corpus().inputs).first(3), out); });
+  ASSERT_EQ(done.wait_for(60s), std::future_status::ready);
+  done.get();
+  EXPECT_EQ(raw->sizes(), std::vector<std::size_t>{3});
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(same(out[i], corpus().expected[i]));
+}
+
+// With two producers the batch waits for the second (it holds both requests), and a producer
+// that stops leaves the ones still waiting to go at once.
+TEST(InferenceServiceTest, TheBatchWaitsForEveryProducerThatMayStillAdd) {
+  test::FakeClock clock;  // never advanced
+  auto probe = std::make_unique<ProbeEvaluator>();
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 16, .max_wait_us = 1000000}, clock);
+  service.producer_started();
+  service.producer_started();
+  std::vector<Evaluation> a(1), b(1);
+  auto first = std::async(std::launch::async,
+                          [&] { service.evaluate(std::span(corpus().inputs).first(1), a); });
+  ASSERT_TRUE(clock.wait_parked());  // the worker holds the first request, waiting for more
+  EXPECT_TRUE(raw->sizes().empty());
+  auto second = std::async(std::launch::async,
+                           [&] { service.evaluate(std::span(corpus().inputs).subspan(1, 1), b); });
+  ASSERT_EQ(first.wait_for(60s), std::future_status::ready);
+  ASSERT_EQ(second.wait_for(60s), std::future_status::ready);
+  EXPECT_EQ(raw->sizes(), std::vector<std::size_t>{2});
+  EXPECT_TRUE(same(a[0], corpus().expected[0]));
+  EXPECT_TRUE(same(b[0], corpus().expected[1]));
+
+  // The second producer leaves; the first, blocked alone, then goes without the clock.
+  auto third = std::async(std::launch::async,
+                          [&] { service.evaluate(std::span(corpus().inputs).first(1), a); });
+  ASSERT_TRUE(clock.wait_parked());
+  EXPECT_EQ(raw->sizes().size(), 1u);
+  service.producer_stopped();
+  ASSERT_EQ(third.wait_for(60s), std::future_status::ready);
+  EXPECT_EQ(raw->sizes(), (std::vector<std::size_t>{2, 1}));
+  service.producer_stopped();
+}
+
+// Callers of evaluate_async() may add more before they wait (a thread with several batches at a
+// device): they never count as blocked, so their batches wait for company on the clock.
+TEST(InferenceServiceTest, AsyncCallersDoNotCloseTheBatch) {
+  test::FakeClock clock;
+  auto probe = std::make_unique<ProbeEvaluator>();
+  ProbeEvaluator* raw = probe.get();
+  InferenceService service(std::move(probe), {.max_batch = 16, .max_wait_us = 20000}, clock);
+  const ProducerScope producer(service);
+  std::vector<Evaluation> out(1);
+  auto pending = service.evaluate_async(std::span(corpus().inputs).first(1), out);
+  ASSERT_TRUE(clock.wait_parked());
+  EXPECT_TRUE(raw->sizes().empty());
+  clock.advance(20ms);
+  pending.get();
+  EXPECT_EQ(raw->sizes(), std::vector<std::size_t>{1});
+}
+
 TEST(InferenceServiceTest, BackendFailureReachesOnlyThatBatchAndServiceGoesOn) {
   InferenceService service(std::make_unique<ProbeEvaluator>(), {.max_batch = 1, .max_wait_us = 0});
   const EvalInput poison{Position(), ProbeEvaluator::kPoison};
@@ -254,7 +321,9 @@ class RendezvousEvaluator final : public Evaluator {
     ++running_;
     most_ = std::max(most_, running_);
     cv_.notify_all();
-    cv_.wait_for(lock, 10s, [&] { return running_ >= 2; });
+    // Until two have run at once (most_, not running_: the first to leave must not strand the
+    // other in its wait).
+    cv_.wait_for(lock, 10s, [&] { return most_ >= 2; });
     --running_;
     lock.unlock();
     MaterialEvaluator().evaluate(inputs, outputs);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "engine/nn/inference_service.h"
 #include "engine/search/search.h"
 #include "tests/engine/search/search_test_util.h"
+#include "tests/support/fake_clock.h"
 
 namespace zh {
 namespace {
@@ -60,6 +62,30 @@ TEST(SearchPipeline, VisitsAndVirtualLossStayExact) {
       }
     }
   }
+}
+
+// Search threads tell the service that they produce (ProducerScope), so once all of them wait
+// on it a batch runs without waiting for company: here the service's clock never moves and its
+// wait is endless, so only that lets the searches finish.
+TEST(SearchPipeline, ItsThreadsNeverWaitForCompanyThatCannotCome) {
+  test::FakeClock clock;  // never advanced
+  for (int threads : {1, 3})
+    for (bool graph : {false, true}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads, graph " << graph);
+      SearchParams p = default_params(threads);
+      p.batch_size = 8;
+      p.graph = graph;
+      Search search(std::make_shared<InferenceService>(
+          std::make_unique<UniformEvaluator>(),
+          InferenceServiceConfig{.max_batch = 64, .max_wait_us = 1000000000}, clock));
+      auto done =
+          std::async(std::launch::async, [&] { return run_search(search, Game(), p, 500); });
+      const bool finished = done.wait_for(60s) == std::future_status::ready;
+      EXPECT_TRUE(finished) << "a batch waited for a producer that was already waiting";
+      if (!finished) clock.advance(1001s);  // let it end so that the test can
+      EXPECT_EQ(done.get().playouts, 500);
+      if (!graph) expect_clean(search);
+    }
 }
 
 TEST(SearchPipeline, TheAuditSeesVirtualLossAndBackupsOfEveryNode) {
