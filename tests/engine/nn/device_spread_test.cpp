@@ -11,6 +11,7 @@
 
 #include "engine/evaluator_loader.h"
 #include "engine/nn/backends/uniform.h"
+#include "nn_test_util.h"
 
 namespace zh {
 namespace {
@@ -59,6 +60,24 @@ TEST(DeviceSpreadTest, ThreadsAreDealtOutInTurnAndStayOnTheirDevice) {
   EXPECT_EQ(a->calls(), 10);
   EXPECT_EQ(b->calls(), 10);
   for (const auto& id : a->threads()) EXPECT_EQ(b->threads().count(id), 0u);
+}
+
+// A thread's producer_started and producer_stopped go to its own device only, the one its
+// batches go to, so that device's service knows when the thread waits on it.
+TEST(DeviceSpreadTest, AProducerIsCountedOnItsOwnDevice) {
+  auto a = std::make_shared<test::ProducerCounter>(), b = std::make_shared<test::ProducerCounter>();
+  DeviceSpread spread({a, b});
+  std::thread([&] {
+    const ProducerScope producer(spread);  // the first thread: device a
+    EXPECT_EQ(a->producers.load(), 1);
+    EXPECT_EQ(b->producers.load(), 0);
+    std::thread([&] {
+      const ProducerScope second(spread);  // the next: device b
+      EXPECT_EQ(b->producers.load(), 1);
+    }).join();
+    EXPECT_EQ(b->producers.load(), 0);
+  }).join();
+  EXPECT_EQ(a->producers.load(), 0);
 }
 
 TEST(DeviceSpreadTest, ADeviceListMakesOneServicePerDevice) {

@@ -13,6 +13,7 @@
 #include "engine/nn/backends/sim.h"
 #include "engine/nn/backends/uniform.h"
 #include "engine/nn/inference_service.h"
+#include "nn_test_util.h"
 #include "tests/support/fake_clock.h"
 
 namespace zh {
@@ -89,6 +90,20 @@ TEST(FailoverEvaluatorTest, AFailingDeviceFallsBackAndRecoversThroughProbes) {
 
 // A batch that was already on the device when it failed may still come back fine: only a probe
 // ends the outage.
+// A producer's batches go to the primary or the fallback as the route says: both count it.
+TEST(FailoverEvaluatorTest, AProducerIsCountedOnBothEvaluators) {
+  auto primary = std::make_shared<test::ProducerCounter>();
+  auto fallback = std::make_shared<test::ProducerCounter>();
+  FailoverEvaluator f(primary, fallback, 1000ms);
+  {
+    const ProducerScope producer(f);
+    EXPECT_EQ(primary->producers.load(), 1);
+    EXPECT_EQ(fallback->producers.load(), 1);
+  }
+  EXPECT_EQ(primary->producers.load(), 0);
+  EXPECT_EQ(fallback->producers.load(), 0);
+}
+
 TEST(FailoverEvaluatorTest, OnlyAProbeEndsAnOutage) {
   class Gate final : public Evaluator {
    public:

@@ -1,12 +1,14 @@
 #pragma once
 // Helpers shared by the nn tests: the Python reference data in tests/data/nn, the text of a
-// backend's refusal.
+// backend's refusal, an evaluator that counts its producers.
 
+#include <atomic>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
+#include "engine/nn/backends/uniform.h"
 #include "engine/nn/registry.h"
 #include "tests/support/test_paths.h"
 
@@ -35,5 +37,17 @@ inline std::string make_evaluator_error(const EvaluatorConfig& config) {
   }
   return "(no error)";
 }
+
+// Uniform priors; counts producer_started() less producer_stopped() (what a wrapper passes on).
+class ProducerCounter final : public Evaluator {
+ public:
+  std::string name() const override { return "producer-counter"; }
+  void evaluate(std::span<const EvalInput> in, std::span<Evaluation> out) override {
+    UniformEvaluator().evaluate(in, out);
+  }
+  void producer_started() override { ++producers; }
+  void producer_stopped() override { --producers; }
+  std::atomic<int> producers{0};
+};
 
 }  // namespace zh::test
