@@ -105,6 +105,18 @@ void expect_matches(const Reference& r, const Evaluation& e, const std::string& 
   }
 }
 
+// Every reference position evaluated by `e` matches the Python reference at temperature 1.
+void expect_matches_references(Evaluator& e, double tolerance) {
+  const auto refs = references();
+  const auto outputs = evaluate_all(e, refs);
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    expect_matches(refs[i], outputs[i], "1.0", tolerance);
+}
+
+bool runs_channels_last(const TorchEvaluator& e) {
+  return e.info().optimization.find("channels-last") != std::string::npos;
+}
+
 // Linking zh_nn_torch is all a program does to have "torch", first in priority (`auto`).
 TEST(TorchEvaluatorTest, RegistryOffersTorchWhenLinked) {
   const auto names = evaluator_backends();
@@ -279,9 +291,7 @@ TEST(TorchEvaluatorTest, SinglePositionsMatchTheBatch) {
 TEST(TorchEvaluatorTest, PolicyAsPlanesIsAccepted) {
   TorchEvaluator e(torch_config("tiny_planes.pt"));
   EXPECT_EQ(e.info().policy_shape, "[B,81,8,8]");
-  const auto refs = references();
-  const auto outputs = evaluate_all(e, refs);
-  for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], outputs[i], "1.0", 1e-4);
+  expect_matches_references(e, 1e-4);
 }
 
 // bf16 on the CPU runs in channels-last (engine/nn/backends/torch_evaluator.cpp) and must give
@@ -292,31 +302,24 @@ TEST(TorchEvaluatorTest, Bf16OnCpuRunsChannelsLastAndMatchesTheReference) {
     TorchConfig config = torch_config(model);
     config.precision = "bf16";
     TorchEvaluator e(config);
-    EXPECT_NE(e.info().optimization.find("channels-last"), std::string::npos)
-        << e.info().optimization;
-    const auto refs = references();
-    const auto outputs = evaluate_all(e, refs);
-    for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], outputs[i], "1.0", 0.02);
+    EXPECT_TRUE(runs_channels_last(e)) << e.info().optimization;
+    expect_matches_references(e, 0.02);
   }
 }
 
 // `auto` keeps fp32 in NCHW; either layout can be asked for in any precision, with the same
 // results.
 TEST(TorchEvaluatorTest, TheLayoutCanBeChosenAndKeepsTheResults) {
-  EXPECT_EQ(TorchEvaluator(torch_config("tiny.pt")).info().optimization.find("channels-last"),
-            std::string::npos);
+  EXPECT_FALSE(runs_channels_last(TorchEvaluator(torch_config("tiny.pt"))));
   TorchConfig fp32 = torch_config("tiny.pt");
   fp32.layout = "channels-last";
   TorchEvaluator e(fp32);
-  EXPECT_NE(e.info().optimization.find("channels-last"), std::string::npos)
-      << e.info().optimization;
-  const auto refs = references();
-  const auto outputs = evaluate_all(e, refs);
-  for (std::size_t i = 0; i < refs.size(); ++i) expect_matches(refs[i], outputs[i], "1.0", 1e-4);
+  EXPECT_TRUE(runs_channels_last(e)) << e.info().optimization;
+  expect_matches_references(e, 1e-4);
   TorchConfig bf16 = torch_config("tiny.pt");
   bf16.precision = "bf16";
   bf16.layout = "nchw";
-  EXPECT_EQ(TorchEvaluator(bf16).info().optimization.find("channels-last"), std::string::npos);
+  EXPECT_FALSE(runs_channels_last(TorchEvaluator(bf16)));
 }
 
 // "auto" through the backend's factory, which the engine and the bot load with: on the CPU it
