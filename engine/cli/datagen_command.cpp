@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "engine/cli/commands.h"
+#include "engine/cli/run_main.h"
 #include "engine/datagen/datagen.h"
 #include "engine/datagen/jsonl_import.h"
 #include "engine/datagen/reencode.h"
@@ -29,6 +30,7 @@ struct DatagenArgs {
   datagen::DatagenOptions options;
   std::string import_file;
   std::string reencode_dir;
+  std::vector<std::filesystem::path> relabel_files;
   std::string format = "1.0";
   bool seed_given = false;
 };
@@ -58,7 +60,16 @@ void run_datagen_command(DatagenArgs& a) {
   }
   if (!a.seed_given)
     a.options.seed = std::random_device{}() * 0x100000000ull + std::random_device{}();
-  if (a.options.own.enabled) {
+  if (!a.relabel_files.empty()) {
+    datagen::RecordedGames recorded = datagen::read_recorded_games(a.relabel_files);
+    datagen::print_report(recorded, std::cout);
+    if (recorded.games.empty())
+      throw CommandExit(2, "datagen --relabel: no finished game to label in the files given");
+    a.options.prefix = "recorded";
+    a.options.recorded = std::move(recorded.games);
+    std::cout << "datagen: labelling the positions of " << a.options.recorded->size()
+              << " recorded games\n";
+  } else if (a.options.own.enabled) {
     const auto& own = a.options.own;
     a.options.prefix = "own";
     std::cout << "datagen: own games, zhbot at " << own.nodes << " nodes a move (first "
@@ -141,6 +152,15 @@ void add_datagen_command(CLI::App& app) {
       ->default_str(std::to_string(o.game.max_plies));
   auto* own = cmd->add_flag("--own-games", o.own.enabled,
                             "zhbot plays (one side or both), the teacher labels every position");
+  cmd->add_option("--relabel", a->relabel_files,
+                  "label every position of these recorded games (match records: one JSON "
+                  "object a line with opening, moves, result) instead of playing games")
+      ->check(CLI::ExistingFile)
+      ->excludes(import)
+      ->excludes(own)
+      ->excludes("--reencode")
+      ->excludes("--games")
+      ->excludes(positions);
   cmd->add_option("--zhbot-option", o.own.engine_options,
                   "engine option NAME=VALUE for zhbot (backend, model, ...), repeatable")
       ->needs(own);

@@ -47,12 +47,19 @@ struct Shared {
   std::int64_t ignored = 0;
 };
 
+// The games this run is to finish: --games, or every recorded game (0: no limit).
+std::int64_t games_target(const DatagenOptions& o) {
+  return o.recorded ? std::int64_t(o.recorded->size()) : o.games;
+}
+
 bool target_reached(const DatagenOptions& o, const Shared& s) {
+  const std::int64_t games = games_target(o);
   return (o.positions > 0 && s.positions_before + s.positions.load() >= o.positions) ||
-         (o.games > 0 && s.games_before + s.games.load() >= o.games);
+         (games > 0 && s.games_before + s.games.load() >= games);
 }
 
 std::uint64_t game_id_of(const DatagenOptions& o, std::int64_t number) {
+  if (o.recorded) return (*o.recorded)[std::size_t(number)].id;
   return mix(o.seed ^ mix(std::uint64_t(number)));
 }
 
@@ -73,14 +80,16 @@ void worker(int id, const DatagenOptions& o, const EarlierWork& earlier, ShardWr
   int failures_in_a_row = 0;
   while (!stop.load() && !shared.failed.load() && !target_reached(o, shared)) {
     const std::int64_t number = shared.next_game++;
-    if (o.games > 0 && number >= o.games) break;
+    if ((o.games > 0 || o.recorded) && number >= games_target(o)) break;
     const std::uint64_t game_id = game_id_of(o, number);
     if (earlier.game_ids.count(game_id)) continue;  // in the folder already
     std::mt19937_64 rng(mix(o.seed * 0x100000001B3ull + std::uint64_t(number)));
     try {
       PlayedGame g =
-          players ? play_own_game(*teacher, *players, number, game_id, rng, o.game, seen, stop)
-                  : play_teacher_game(*teacher, game_id, rng, o.game, seen, stop);
+          o.recorded ? label_recorded_game(*teacher, (*o.recorded)[std::size_t(number)], o.game,
+                                           seen, stop)
+          : players  ? play_own_game(*teacher, *players, number, game_id, rng, o.game, seen, stop)
+                     : play_teacher_game(*teacher, game_id, rng, o.game, seen, stop);
       failures_in_a_row = 0;
       if (stop.load()) {
         ++shared.lost;
@@ -134,8 +143,8 @@ DatagenReport run_datagen(const DatagenOptions& o, const std::atomic<bool>& stop
                      Millis(std::int64_t(o.shard_minutes * 60000.0)), steady_clock(), o.format);
   Shared shared;
   shared.positions_before = earlier.positions;
-  if (o.games > 0) {
-    for (std::int64_t n = 0; n < o.games; ++n)
+  if (games_target(o) > 0) {
+    for (std::int64_t n = 0; n < games_target(o); ++n)
       shared.games_before += std::int64_t(earlier.game_ids.count(game_id_of(o, n)));
   } else {
     shared.games_before = std::int64_t(earlier.game_ids.size());
@@ -169,8 +178,8 @@ DatagenReport run_datagen(const DatagenOptions& o, const std::atomic<bool>& stop
       double eta = -1;
       if (o.positions > 0 && pps > 0)
         eta = double(o.positions - shared.positions_before - shared.positions.load()) / pps;
-      if (o.games > 0 && shared.games.load() > 0)
-        eta = t * double(o.games - shared.games_before - shared.games.load()) /
+      if (games_target(o) > 0 && shared.games.load() > 0)
+        eta = t * double(games_target(o) - shared.games_before - shared.games.load()) /
               double(shared.games.load());
       char line[256];
       std::snprintf(line, sizeof line,

@@ -1,6 +1,7 @@
 #pragma once
 // `zhbot datagen`: K workers, each with its own teacher process, play teacher games (or own
-// games: zhbot plays, the teacher labels; engine/datagen/own_game.h) and write
+// games: zhbot plays, the teacher labels; engine/datagen/own_game.h; or label recorded games,
+// engine/datagen/recorded_games.h) and write
 // their labelled positions into shards until a position or game count is reached or `stop`
 // is set (Ctrl-C). Only whole games are written. A folder that holds an earlier run's shards
 // is taken up (engine/datagen/earlier_work.h): its games and positions count toward the
@@ -9,10 +10,13 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "engine/datagen/own_game.h"
+#include "engine/datagen/recorded_games.h"
 #include "engine/datagen/teacher_game.h"
 #include "engine/datagen/uci_teacher.h"
 
@@ -22,6 +26,8 @@ struct DatagenOptions {
   TeacherConfig teacher;
   GameOptions game;
   OwnGameOptions own;  // enabled: zhbot plays (own_game.h), the teacher labels
+  // Set: these games are labelled, each once, in order (recorded_games.h); nothing is played.
+  std::optional<std::vector<RecordedGame>> recorded;
   std::filesystem::path out;
   std::string prefix = "teacher";
   InputFormat format = InputFormat::kV1;  // of the shards written (record_format.h)

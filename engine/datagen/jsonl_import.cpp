@@ -12,13 +12,6 @@
 namespace zh::datagen {
 namespace {
 
-GameResult parse_result(const std::string& text) {
-  if (text == "1-0") return GameResult::kWhiteWins;
-  if (text == "0-1") return GameResult::kBlackWins;
-  if (text == "1/2-1/2") return GameResult::kDraw;
-  return GameResult::kOngoing;
-}
-
 struct PendingGame {
   std::string id;
   std::vector<Record> records;

@@ -77,6 +77,13 @@ void set_result(Record& record, Color mover, GameResult result) {
   }
 }
 
+GameResult parse_result(std::string_view text) {
+  if (text == "1-0") return GameResult::kWhiteWins;
+  if (text == "0-1") return GameResult::kBlackWins;
+  if (text == "1/2-1/2") return GameResult::kDraw;
+  return GameResult::kOngoing;
+}
+
 std::uint64_t game_id_from_text(std::string_view text) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : text) {

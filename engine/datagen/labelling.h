@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "engine/chess/game.h"
 #include "engine/datagen/record_format.h"
@@ -32,6 +33,9 @@ Record make_visit_record(const EvalInput& input, int ply, std::uint64_t game_id,
 
 // Sets record.result for the side to move `mover` from the game's result (white's view).
 void set_result(Record& record, Color mover, GameResult result);
+
+// "1-0", "0-1" or "1/2-1/2"; kOngoing for any other text.
+GameResult parse_result(std::string_view text);
 
 // A 64-bit game id from a text id (FNV-1a), for imported games.
 std::uint64_t game_id_from_text(std::string_view text);

@@ -33,10 +33,13 @@ std::size_t sample_by_score(const std::vector<std::int32_t>& scores, double temp
 PlayedGame play_labelled_game(UciTeacher& teacher, std::uint64_t game_id,
                               const GameOptions& options, SeenPositions& seen,
                               const std::atomic<bool>& stop, const MoveChooser& choose,
-                              std::uint16_t flags) {
+                              std::uint16_t flags, const LabelledGameStart& start) {
   teacher.new_game();
   PlayedGame played;
-  Game game;
+  Game game = start.game;
+  // A record's ply counts from the game's first move, also when it began from an opening.
+  const Position& first = game.position();
+  const int first_ply = 2 * (first.fullmove_number() - 1) + (first.side_to_move() == kBlack);
   std::vector<Color> movers;
   int last_score = 0;
   for (int ply = 0;; ++ply) {
@@ -64,11 +67,16 @@ PlayedGame play_labelled_game(UciTeacher& teacher, std::uint64_t game_id,
     const int repetitions = game.repetitions();
     if (seen.first_time(seen_key(pos.key(), repetitions))) {
       const EvalInput input{pos, repetitions, last_moves_of(game.moves())};
-      Record r = make_record(input, ply, game_id, answer.lines, options.policy_temperature_cp);
+      Record r =
+          make_record(input, first_ply + ply, game_id, answer.lines, options.policy_temperature_cp);
       r.flags |= flags;
-      if (played_move != answer.best) r.flags |= kFlagMoveNotTeacher;
+      if (!played_move.is_null() && played_move != answer.best) r.flags |= kFlagMoveNotTeacher;
       played.records.push_back(r);
       movers.push_back(pos.side_to_move());
+    }
+    if (played_move.is_null()) {  // a recorded game's last position
+      played.outcome.result = start.recorded_result;
+      break;
     }
     game.play(played_move);
     played.plies = ply + 1;

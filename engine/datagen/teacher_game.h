@@ -51,8 +51,17 @@ struct PlayedGame {
   int plies = 0;
 };
 
-// Which move a labelled game goes on with at `ply`, given the teacher's answer there.
+// Which move a labelled game goes on with at `ply`, given the teacher's answer there. A null
+// move ends a recorded game whose moves have run out (LabelledGameStart::recorded_result).
 using MoveChooser = std::function<Move(const Game& game, const TeacherAnswer& answer, int ply)>;
+
+// Where a labelled game begins: a new game from the start position, or a recorded game from its
+// opening, which ends with the result it had when its moves run out (a game its match ended by
+// adjudication or resignation keeps that result).
+struct LabelledGameStart {
+  Game game{Position()};
+  GameResult recorded_result = GameResult::kOngoing;
+};
 
 // Plays one game whose every position `teacher` labels, going on with `choose`'s moves;
 // `flags` are added to every record. Returns early with no records when `stop` is set. At
@@ -60,7 +69,7 @@ using MoveChooser = std::function<Move(const Game& game, const TeacherAnswer& an
 PlayedGame play_labelled_game(UciTeacher& teacher, std::uint64_t game_id,
                               const GameOptions& options, SeenPositions& seen,
                               const std::atomic<bool>& stop, const MoveChooser& choose,
-                              std::uint16_t flags = 0);
+                              std::uint16_t flags = 0, const LabelledGameStart& start = {});
 
 // Plays one teacher game. Returns early with no records when `stop` is set (the game in flight is
 // lost, nothing half-labelled is returned). Throws TeacherError from the teacher.

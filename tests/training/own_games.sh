@@ -2,6 +2,7 @@
 # `zhbot datagen --own-games` end to end: zhbot (uniform backend) against real Fairy-Stockfish
 # at two Skill Levels, labelled by the real teacher; the Python reader and the chunk check take
 # the shards, every record is marked as an own-game position; bad options are refused by name.
+# Then `--relabel`: recorded games' positions labelled the same way.
 # Usage: own_games.sh ZHBOT PYTHON WORKDIR
 set -euo pipefail
 zhbot=$1 python=$2 work=$3
@@ -45,5 +46,35 @@ expect_refused "own-games" --skill-levels 5
 expect_refused "30 is not a Fairy-Stockfish Skill Level" --own-games --skill-levels 5,30
 expect_refused "zhbot-nodes" --own-games --zhbot-nodes 0
 expect_refused "no_such_option" --own-games --zhbot-option no_such_option=1
+[[ ! -e "$work/bad" ]] || { echo "FAIL: a refused run touched its folder"; exit 1; }
+
+# --relabel: the positions of recorded games (a match's records), labelled by the teacher; one
+# line is not a game and is named, the rest are labelled; the Python reader takes the shards.
+opening='rnbqkbnr/ppp1pppp/3p4/8/8/2N1P3/PPPP1PPP/R1BQKBNR[] b KQkq - 0 2'
+{
+  echo "{\"opening\": \"$opening\", \"moves\": \"g8f6 d2d4 c7c6\", \"result\": \"0-1\"}"
+  echo '{"moves": "e2e4 e7e5 g1f3", "result": "1/2-1/2", "white": "zhbot", "black": "zhbot"}'
+  echo '{"moves": "e2e5", "result": "1-0"}'
+} > "$work/match.jsonl"
+"$zhbot" datagen --relabel "$work/match.jsonl" --out "$work/relabelled" --nodes 100 \
+  --workers 1 > "$work/relabel.log"
+grep -q "2 games from 3 lines; skipped 0 unfinished, 0 read before, 1 bad" "$work/relabel.log" ||
+  { cat "$work/relabel.log"; echo "FAIL: the recorded games were not counted"; exit 1; }
+grep -q "match.jsonl:3: " "$work/relabel.log" || { echo "FAIL: the bad line is not named"; exit 1; }
+"$python" - "$work/relabelled" <<'PY'
+import sys
+from training import records as rec
+shards = [rec.Shard(p) for p in rec.list_shards(sys.argv[1:])]
+r = [x for s in shards for x in s.records]
+assert len(r) == 8, "%d records, not 4 + 4 positions" % len(r)
+assert all(int(x["flags"]) & rec.FLAG_OWN_GAME for x in r), "records without the own-game flag"
+assert sorted(int(x["result"]) for x in r) == [-1, -1, 0, 0, 0, 0, 1, 1], "results not the games'"
+print("%d relabelled records read" % len(r))
+PY
+echo '{"moves": "e2e4", "result": "*"}' > "$work/unfinished.jsonl"
+if "$zhbot" datagen --relabel "$work/unfinished.jsonl" --out "$work/bad" > "$work/bad.log" 2>&1; then
+  echo "FAIL: a file without a finished game was accepted"; exit 1
+fi
+grep -q "no finished game" "$work/bad.log" || { cat "$work/bad.log"; echo "FAIL: no reason"; exit 1; }
 [[ ! -e "$work/bad" ]] || { echo "FAIL: a refused run touched its folder"; exit 1; }
 echo "own games: OK"
