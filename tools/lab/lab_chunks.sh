@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # The recipe's teacher chunks in the background (the next network's run with --data-only, one
-# worker), niced 19 with its whole session (autogroup): Linux shares the CPU between sessions
-# first, so nice alone would still take half the cores from a training started elsewhere.
+# worker), after the lab's newly recorded games (tools/lab/relabel_games.py), niced 19 with its
+# whole session (autogroup): Linux shares the CPU between sessions first, so nice alone would
+# still take half the cores from a training started elsewhere.
 #   setsid nohup tools/lab/lab_chunks.sh [OPTIONS] > LAB/chunks.out 2>&1 &
 cd "$(dirname "$0")/../.." || exit 2
 echo 19 > "/proc/$$/autogroup" 2>/dev/null || echo "lab_chunks: the session's niceness stays as it is"
+# First the positions of the games the lab recorded since the last session (minutes; a failure
+# there never holds the chunks up).
+nice -n 19 /usr/bin/python3 -m tools.lab.relabel_games ||
+  echo "lab_chunks: relabel_games failed (above); the chunks go on"
 exec nice -n 19 /usr/bin/python3 -m tools.lab.next_network --data-only --workers 1 "$@"

@@ -1,0 +1,45 @@
+"""The positions of the lab's recorded games, labelled by the teacher: every game record under
+LAB/strength/ (the SPRT queue's tests and the matches, one game a line) through
+`zhbot datagen --relabel` into LAB/data/recorded-NODES. The run takes up the folder, so only the
+games added since the last run are labelled; tools/lab/lab_chunks.sh runs it before the chunks,
+so the queue's new games are labelled in every session. Why: training/README.md, "Recorded games".
+
+  python3 -m tools.lab.relabel_games [--zhbot Z] [--nodes N] [--workers W]
+"""
+import argparse
+import glob
+import os
+import subprocess
+import sys
+
+from tools.zhtools import ROOT, lab
+
+
+def game_records(strength_dir):
+    """Every match record (*.jsonl) under `strength_dir`, sorted; none when it does not exist."""
+    return sorted(glob.glob(os.path.join(strength_dir, "**", "*.jsonl"), recursive=True))
+
+
+def command(zhbot, records, out, nodes, workers):
+    return [zhbot, "datagen", "--relabel", *records, "--out", out, "--nodes", str(nodes),
+            "--workers", str(workers), "--progress", "300"]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--zhbot", default=os.path.join(ROOT, "build", "default", "bot", "zhbot"))
+    p.add_argument("--nodes", type=int, default=3000,
+                   help="teacher nodes a position (the teacher chunks' budget)")
+    p.add_argument("--workers", type=int, default=1)
+    a = p.parse_args(argv)
+    records = game_records(os.path.join(lab.lab_dir(), "strength"))
+    if not records:
+        print("relabel_games: no game records under the lab's strength folder yet")
+        return 0
+    out = lab.lab_path("data", "recorded-%d" % a.nodes)
+    print("relabel_games: %d record file(s) into %s" % (len(records), out), flush=True)
+    return subprocess.run(command(a.zhbot, records, out, a.nodes, a.workers)).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
