@@ -43,6 +43,7 @@ check "no command: a usage error" "[[ $usage == 2 ]]"
 stand_ins=$(mktemp -d)
 jobs=()
 for script in tools/lab/next_network.py tools/lab/lab_chunks.sh tools/lab/teacher_budget.py \
+  tools/lab/relabel_games.py tools/lab/own_data.sh \
   tools/measure/tactics_matrix.sh; do
   check "$script is in the repository" "[[ -f '$root/$script' ]]"
   mkdir -p "$stand_ins/$(dirname "$script")"

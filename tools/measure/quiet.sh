@@ -9,7 +9,7 @@
 # Lab jobs are the process groups of the processes whose command line matches QUIET_PAUSE (an
 # extended regular expression; default: the runs of `python3 -m tools.lab.next_network` (which
 # tools/lab/lab_chunks.sh runs), `python3 -m tools.lab.teacher_budget`,
-# `python3 -m tools.lab.relabel_games`, the SPRT queue
+# `python3 -m tools.lab.relabel_games`, tools/lab/own_data.sh, the SPRT queue
 # `python3 -m tools.lab.sprt_queue` (its games are bounded by nodes: a pause changes no move) and
 # tools/measure/tactics_matrix.sh). A job
 # started with `setsid nohup` is a group of its own; one started from this shell without it
@@ -21,7 +21,7 @@ if [[ $# -eq 0 ]]; then
   echo "usage: tools/measure/quiet.sh COMMAND [ARG...] | --list" >&2
   exit 2
 fi
-pattern=${QUIET_PAUSE:-tools[/.](lab[/.](next_network|teacher_budget|lab_chunks|sprt_queue|relabel_games)|measure[/.]tactics_matrix)}
+pattern=${QUIET_PAUSE:-tools[/.](lab[/.](next_network|teacher_budget|lab_chunks|sprt_queue|relabel_games|own_data)|measure[/.]tactics_matrix)}
 own_group=$(ps -o pgid= -p $$ | tr -d ' ')
 groups=()
 for pid in $(pgrep -f -- "$pattern" || true); do
