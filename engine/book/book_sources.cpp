@@ -3,8 +3,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "engine/book/pgn_reader.h"
 #include "engine/chess/notation.h"
+#include "engine/chess/pgn_reader.h"
 #include "engine/datagen/line_source.h"
 #include "engine/datagen/shard_io.h"
 #include "engine/nn/policy_map.h"

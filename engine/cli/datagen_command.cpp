@@ -153,9 +153,10 @@ void add_datagen_command(CLI::App& app) {
   auto* own = cmd->add_flag("--own-games", o.own.enabled,
                             "zhbot plays (one side or both), the teacher labels every position");
   cmd->add_option("--relabel", a->relabel_files,
-                  "label every position of these recorded games (match records: one JSON "
-                  "object a line with opening, moves, result) instead of playing games")
-      ->check(CLI::ExistingFile)
+                  "label every position of these recorded games instead of playing games: match "
+                  "records (one JSON object a line with opening, moves, result), PGN files, or "
+                  "folders of them (the daemon's pgn_dir)")
+      ->check(CLI::ExistingPath)
       ->excludes(import)
       ->excludes(own)
       ->excludes("--reencode")

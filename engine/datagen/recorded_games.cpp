@@ -1,11 +1,15 @@
 #include "engine/datagen/recorded_games.h"
 
+#include <algorithm>
+#include <cctype>
 #include <climits>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_set>
 
 #include "engine/chess/notation.h"
+#include "engine/chess/pgn_reader.h"
 #include "engine/datagen/labelling.h"
 #include "engine/datagen/line_source.h"
 
@@ -40,43 +44,124 @@ RecordedGame parse_game(const std::string& line, GameResult& result) {
   return g;
 }
 
+// A PGN game as a game; throws std::exception with the reason for one that cannot be replayed.
+RecordedGame pgn_game(const PgnGameText& text, GameResult& result) {
+  std::string result_text = text.result;
+  if (auto r = text.tags.find("Result"); result_text.empty() && r != text.tags.end())
+    result_text = r->second;
+  result = parse_result(result_text);
+  Position start;
+  if (auto f = text.tags.find("FEN"); f != text.tags.end()) start = Position::from_fen(f->second);
+  RecordedGame g{Game(start)};
+  std::string id = start.fen();
+  for (const std::string& san : text.moves) {
+    const Move m = parse_san(g.game.position(), san);
+    g.game.play(m);
+    id += ' ' + to_uci(m);
+  }
+  if (g.game.moves().empty()) throw std::invalid_argument("no moves");
+  g.result = result;
+  g.id = game_id_from_text(id);
+  return g;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// The files a path stands for: itself, or a folder's *.pgn and *.jsonl files in name order.
+std::vector<std::filesystem::path> files_of(const std::filesystem::path& path) {
+  if (!std::filesystem::is_directory(path)) return {path};
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(path)) {
+    const std::string ext = lower(entry.path().extension().string());
+    if (entry.is_regular_file() && (ext == ".pgn" || ext == ".jsonl")) files.push_back(entry);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Counts each game read into `out`: kept, unfinished, read before or bad (with where and why).
+class Collector {
+ public:
+  explicit Collector(RecordedGames& out) : out_(out) {}
+  // `parse` makes the game read at `where`, or throws why it is not one.
+  template <typename Parse>
+  void add(const std::string& where, Parse parse) {
+    ++out_.lines;
+    GameResult result = GameResult::kOngoing;
+    try {
+      RecordedGame g = parse(result);
+      if (result == GameResult::kOngoing)
+        ++out_.unfinished;
+      else if (!ids_.insert(g.id).second)
+        ++out_.repeated;
+      else
+        out_.games.push_back(std::move(g));
+    } catch (const std::exception& e) {
+      ++out_.bad;
+      if (out_.examples.size() < 10) out_.examples.push_back(where + ": " + e.what());
+    }
+  }
+  void other_variant() {
+    ++out_.lines;
+    ++out_.other_variant;
+  }
+
+ private:
+  RecordedGames& out_;
+  std::unordered_set<std::uint64_t> ids_;
+};
+
+void read_pgn(const std::filesystem::path& file, Collector& collect) {
+  std::ifstream in(file);
+  if (!in) throw FormatError("cannot read PGN file '" + file.string() + "'");
+  PgnReader reader(in);
+  while (auto text = reader.next()) {
+    if (auto v = text->tags.find("Variant");
+        v != text->tags.end() && lower(v->second) != "crazyhouse") {
+      collect.other_variant();
+      continue;
+    }
+    collect.add(file.string() + ":" + std::to_string(text->line),
+                [&](GameResult& result) { return pgn_game(*text, result); });
+  }
+}
+
+void read_match_record(const std::filesystem::path& file, Collector& collect) {
+  LineSource source(file);
+  std::int64_t number = 0;
+  for (std::string line; source.next(line);) {
+    ++number;
+    if (line.empty()) continue;
+    collect.add(file.string() + ":" + std::to_string(number),
+                [&](GameResult& result) { return parse_game(line, result); });
+  }
+}
+
 }  // namespace
 
-RecordedGames read_recorded_games(const std::vector<std::filesystem::path>& files) {
+RecordedGames read_recorded_games(const std::vector<std::filesystem::path>& paths) {
   RecordedGames out;
-  std::unordered_set<std::uint64_t> ids;
-  for (const auto& file : files) {
-    LineSource source(file);
-    std::int64_t number = 0;
-    for (std::string line; source.next(line);) {
-      ++number;
-      if (line.empty()) continue;
-      ++out.lines;
-      GameResult result = GameResult::kOngoing;
-      try {
-        RecordedGame g = parse_game(line, result);
-        if (result == GameResult::kOngoing) {
-          ++out.unfinished;
-          continue;
-        }
-        if (!ids.insert(g.id).second) {
-          ++out.repeated;
-          continue;
-        }
-        out.games.push_back(std::move(g));
-      } catch (const std::exception& e) {
-        ++out.bad;
-        if (out.examples.size() < 10)
-          out.examples.push_back(file.string() + ":" + std::to_string(number) + ": " + e.what());
-      }
+  Collector collect(out);
+  for (const auto& path : paths) {
+    if (!std::filesystem::exists(path))
+      throw FormatError("recorded games: no such file or folder '" + path.string() + "'");
+    for (const auto& file : files_of(path)) {
+      if (lower(file.extension().string()) == ".pgn")
+        read_pgn(file, collect);
+      else
+        read_match_record(file, collect);
     }
   }
   return out;
 }
 
 void print_report(const RecordedGames& g, std::ostream& out) {
-  out << "recorded     " << g.games.size() << " games from " << g.lines << " lines; skipped "
-      << g.unfinished << " unfinished, " << g.repeated << " read before, " << g.bad << " bad\n";
+  out << "recorded     " << g.games.size() << " games of " << g.lines << " read; skipped "
+      << g.unfinished << " unfinished, " << g.repeated << " read before, " << g.other_variant
+      << " of another variant, " << g.bad << " bad\n";
   for (const auto& e : g.examples) out << "  " << e << "\n";
 }
 

@@ -28,18 +28,26 @@ struct RecordedGame {
 
 struct RecordedGames {
   std::vector<RecordedGame> games;
-  std::int64_t lines = 0;
+  std::int64_t lines = 0;             // match-record lines and PGN games read
   std::int64_t unfinished = 0;        // a result other than 1-0, 0-1, 1/2-1/2: skipped
-  std::int64_t bad = 0;               // not JSON, no moves, a bad FEN or an illegal move: skipped
+  std::int64_t other_variant = 0;     // a PGN game of another variant: skipped
+  std::int64_t bad = 0;               // unreadable, no moves, a bad FEN or an illegal move: skipped
   std::int64_t repeated = 0;          // the same opening and moves as a game read before: skipped
-  std::vector<std::string> examples;  // the first bad lines, named by file and line
+  std::vector<std::string> examples;  // the first bad ones, named by file and line
 };
 
-// Reads every file (plain or .gz). A line is a JSON object with "moves" (UCI, space-separated)
-// and "result"; "opening" (a FEN; the start position when absent) and "white" / "black" (a
-// side's name: a game where both are given and neither begins with "zhbot" is not flagged as
-// zhbot's) are optional, other keys are ignored. A missing file throws FormatError.
-RecordedGames read_recorded_games(const std::vector<std::filesystem::path>& files);
+// Reads every path: a match record (any other file, plain or .gz), a PGN file (*.pgn), or a
+// folder, whose *.pgn and *.jsonl files below it are read in name order (the daemon's pgn_dir
+// holds one PGN file per game it played).
+// - A match record's line is a JSON object with "moves" (UCI, space-separated) and "result";
+//   "opening" (a FEN; the start position when absent) and "white" / "black" (a side's name: a
+//   game where both are given and neither begins with "zhbot" is not flagged as zhbot's) are
+//   optional, other keys are ignored.
+// - A PGN game is the main line's SAN moves from its FEN tag (or the start position), with the
+//   result after the moves (or its Result tag); a Variant tag other than Crazyhouse skips it.
+//   PGN games are taken as zhbot's (the daemon writes only its own).
+// A missing path throws FormatError.
+RecordedGames read_recorded_games(const std::vector<std::filesystem::path>& paths);
 void print_report(const RecordedGames& games, std::ostream& out);
 
 // Labels every position of `recorded` once (through `seen`), the records' results being the

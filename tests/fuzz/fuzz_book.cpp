@@ -8,14 +8,14 @@
 #include <string_view>
 
 #include "engine/book/opening_book.h"
-#include "engine/book/pgn_reader.h"
+#include "engine/chess/pgn_reader.h"
 #include "tests/fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   {
     std::istringstream in(text);
-    zh::book::PgnReader reader(in);
+    zh::PgnReader reader(in);
     int games = 0;
     while (reader.next() && ++games < 1000) {
     }

@@ -58,7 +58,8 @@ opening='rnbqkbnr/ppp1pppp/3p4/8/8/2N1P3/PPPP1PPP/R1BQKBNR[] b KQkq - 0 2'
 } > "$work/match.jsonl"
 "$zhbot" datagen --relabel "$work/match.jsonl" --out "$work/relabelled" --nodes 100 \
   --workers 1 > "$work/relabel.log"
-grep -q "2 games from 3 lines; skipped 0 unfinished, 0 read before, 1 bad" "$work/relabel.log" ||
+grep -q "2 games of 3 read; skipped 0 unfinished, 0 read before, 0 of another variant, 1 bad" \
+  "$work/relabel.log" ||
   { cat "$work/relabel.log"; echo "FAIL: the recorded games were not counted"; exit 1; }
 grep -q "match.jsonl:3: " "$work/relabel.log" || { echo "FAIL: the bad line is not named"; exit 1; }
 "$python" - "$work/relabelled" <<'PY'

@@ -85,9 +85,45 @@ TEST(RecordedGames, ReadsFinishedGamesAndNamesEveryBadLine) {
 
   std::ostringstream report;
   print_report(r, report);
-  EXPECT_NE(report.str().find("3 games from 8 lines; skipped 1 unfinished, 1 read before, 3 bad"),
+  EXPECT_NE(report.str().find("3 games of 8 read; skipped 1 unfinished, 1 read before, 0 of "
+                              "another variant, 3 bad"),
             std::string::npos)
       << report.str();
+}
+
+TEST(RecordedGames, AFolderIsReadForItsPgnAndMatchRecords) {
+  // The daemon writes one PGN file per game into its pgn_dir; lichess's PGN names the variant.
+  TempDir dir("zh-recorded-folder");
+  dir.write("0001.pgn",
+            "[Event \"Rated Crazyhouse game\"]\n[White \"zhbot\"]\n[Black \"someone\"]\n"
+            "[Result \"0-1\"]\n[Variant \"Crazyhouse\"]\n\n"
+            "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@b4 { a drop } Qxb4 0-1\n");
+  dir.write("0002.pgn",
+            "[Event \"Casual\"]\n[Variant \"Crazyhouse\"]\n[SetUp \"1\"]\n"
+            "[FEN \"" +
+                std::string(kOpening) +
+                "\"]\n\n2... Nf6 3. d4 1-0\n\n"
+                "[Event \"Another variant\"]\n[Variant \"Chess960\"]\n\n1. e4 e5 1-0\n\n"
+                "[Event \"Aborted\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n"
+                "[Event \"Bad\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 Ke7 2. Qh5 1-0\n");
+  dir.write("notes.txt", "not a game");
+  fs::create_directories(dir.path() / "sprt");
+  dir.write("sprt/test.jsonl", game_line("g8f6 d2d4 c7c6", "1/2-1/2"));
+  const RecordedGames r = read_recorded_games({dir.path()});
+  ASSERT_EQ(r.games.size(), 3u);
+  EXPECT_EQ(r.lines, 6);
+  EXPECT_EQ(r.other_variant, 1);
+  EXPECT_EQ(r.unfinished, 1);
+  ASSERT_EQ(r.bad, 1);
+  EXPECT_NE(r.examples[0].find("0002.pgn:"), std::string::npos) << r.examples[0];
+  // In name order: 0001.pgn, 0002.pgn, sprt/test.jsonl.
+  EXPECT_EQ(r.games[0].game.moves().size(), 8u);
+  EXPECT_EQ(r.games[0].result, GameResult::kBlackWins);
+  EXPECT_TRUE(r.games[0].zhbot_played);
+  EXPECT_EQ(r.games[1].game.start().key(), Position::from_fen(kOpening).key());
+  EXPECT_EQ(r.games[1].game.moves().size(), 2u);
+  EXPECT_EQ(r.games[1].result, GameResult::kWhiteWins);
+  EXPECT_EQ(r.games[2].result, GameResult::kDraw);
 }
 
 TEST(RecordedGames, AMissingFileIsAnError) {

@@ -1,8 +1,9 @@
 #pragma once
 // Reads games from PGN text: the tag pairs and the main line's SAN moves. Comments ({...} and
 // ; to the end of the line), variations ((...), nested), NAGs ($1), move numbers and
-// annotation marks are skipped. Legality is not checked here (book_sources.cpp replays the
-// moves with the project's SAN parser, which reads drops such as N@f7+).
+// annotation marks are skipped. Legality is not checked here: its readers (the opening book's
+// sources, datagen's recorded games) replay the moves with the project's SAN parser, which reads
+// drops such as N@f7+.
 
 #include <cstddef>
 #include <istream>
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace zh::book {
+namespace zh {
 
 struct PgnGameText {
   std::size_t line = 0;  // where the game starts in the file
@@ -33,4 +34,4 @@ class PgnReader {
   std::optional<std::string> pending_;  // a tag line that began the next game
 };
 
-}  // namespace zh::book
+}  // namespace zh

@@ -1,10 +1,10 @@
-#include "engine/book/pgn_reader.h"
+#include "engine/chess/pgn_reader.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-namespace zh::book {
+namespace zh {
 namespace {
 
 TEST(PgnReader, ReadsTagsAndTheMainLineSkippingCommentsVariationsAndNags) {
@@ -54,4 +54,4 @@ TEST(PgnReader, AGameWithoutAResultEndsAtTheNextTags) {
 }
 
 }  // namespace
-}  // namespace zh::book
+}  // namespace zh

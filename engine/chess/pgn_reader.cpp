@@ -1,10 +1,10 @@
-#include "engine/book/pgn_reader.h"
+#include "engine/chess/pgn_reader.h"
 
 #include <cctype>
 
 #include "engine/util/strings.h"
 
-namespace zh::book {
+namespace zh {
 
 namespace {
 
@@ -143,4 +143,4 @@ std::optional<PgnGameText> PgnReader::next() {
   return game;
 }
 
-}  // namespace zh::book
+}  // namespace zh
