@@ -59,6 +59,10 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--validation-permille", type=int, default=0,
                    help="the held-out split (0: the network's own run's, else 50)")
+    p.add_argument("--result-weight", type=float,
+                   help="the value target's share of the game result (default: the run's); 0 "
+                   "measures the value against the teacher's score alone, which a game's result "
+                   "does not blur")
     p.add_argument("--test-set", action="store_true",
                    help="--data is a test set: evaluate all its positions, not its validation "
                    "split")
@@ -73,7 +77,8 @@ def main(argv=None):
         indices = np.sort(np.random.default_rng(1).choice(indices, args.positions, replace=False))
     # The targets as the run defined them.
     targets = types.SimpleNamespace(
-        result_weight=config.get("result_weight", 0.3),
+        result_weight=(config.get("result_weight", 0.3) if args.result_weight is None
+                       else args.result_weight),
         policy_temperature=config.get("policy_temperature"),
         value_scale=config.get("value_scale", data_mod.VALUE_SCALE_CP))
     m = metrics_mod.evaluate(net, dataset, indices, targets, torch.device("cpu"))

@@ -23,6 +23,15 @@ records=$("$python" -c 'import sys; from training import data; print(len(data.Da
 evaluated=$("$python" -m training.evaluate "$work/run/best.ckpt" --data "$work/shards" --test-set \
   --positions 0 | "$python" -c 'import json, sys; print(json.load(sys.stdin)["positions"])')
 [[ "$evaluated" == "$records" ]] || { echo "FAIL: --test-set evaluated $evaluated of $records"; exit 1; }
+# --result-weight sets the value target's share of the game result (default: the run's, 0.3).
+value_mse() {
+  "$python" -m training.evaluate "$work/run/best.ckpt" --data "$work/shards" --test-set \
+    --positions 0 "$@" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["value_mse"])'
+}
+run_default=$(value_mse) run_weight=$(value_mse --result-weight 0.3)
+score_only=$(value_mse --result-weight 0) result_only=$(value_mse --result-weight 1)
+[[ "$run_default" == "$run_weight" && "$score_only" != "$result_only" ]] ||
+  { echo "FAIL: --result-weight: $run_default $run_weight $score_only $result_only"; exit 1; }
 "$python" -m training.export "$work/run/best.ckpt" "$work/toy.pt" --data "$work/shards" \
   --zhbot "$zhbot" --check-positions 32
 # Its int8 file, checked against zhbot's int8 evaluator; zhbot finds it at precision int8.
