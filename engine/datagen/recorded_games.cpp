@@ -21,6 +21,25 @@ bool names_zhbot(const nlohmann::json& j, const char* side) {
          j[side].get<std::string>().rfind("zhbot", 0) == 0;
 }
 
+// The game from `start` through `moves`, each read by `parse` in the position it is played in,
+// with its id from the opening and the moves; throws std::exception for a move that is not
+// legal, or for no moves.
+template <typename ParseMove>
+RecordedGame replay(const Position& start, const std::vector<std::string>& moves, GameResult result,
+                    ParseMove parse) {
+  RecordedGame g{Game(start)};
+  std::string text = start.fen();
+  for (const std::string& move : moves) {
+    const Move m = parse(g.game.position(), move);
+    g.game.play(m);
+    text += ' ' + to_uci(m);
+  }
+  if (g.game.moves().empty()) throw std::invalid_argument("no moves");
+  g.result = result;
+  g.id = game_id_from_text(text);
+  return g;
+}
+
 // One line as a game; throws std::exception with the reason for a line that is not one.
 RecordedGame parse_game(const std::string& line, GameResult& result) {
   const nlohmann::json j = nlohmann::json::parse(line);
@@ -28,19 +47,14 @@ RecordedGame parse_game(const std::string& line, GameResult& result) {
   Position start;
   if (j.contains("opening") && !j["opening"].is_null())
     start = Position::from_fen(j["opening"].get<std::string>());
-  RecordedGame g{Game(start)};
-  std::istringstream moves(j.at("moves").get<std::string>());
-  std::string text = start.fen();
-  for (std::string uci; moves >> uci;) {
-    const Move m = parse_uci(g.game.position(), uci);
-    g.game.play(m);
-    text += ' ' + to_uci(m);
-  }
-  if (g.game.moves().empty()) throw std::invalid_argument("no moves");
-  g.result = result;
+  std::istringstream text(j.at("moves").get<std::string>());
+  std::vector<std::string> moves;
+  for (std::string uci; text >> uci;) moves.push_back(uci);
+  RecordedGame g = replay(start, moves, result, [](const Position& pos, const std::string& uci) {
+    return parse_uci(pos, uci);
+  });
   g.zhbot_played = !(j.contains("white") && j.contains("black")) || names_zhbot(j, "white") ||
                    names_zhbot(j, "black");
-  g.id = game_id_from_text(text);
   return g;
 }
 
@@ -52,17 +66,8 @@ RecordedGame pgn_game(const PgnGameText& text, GameResult& result) {
   result = parse_result(result_text);
   Position start;
   if (auto f = text.tags.find("FEN"); f != text.tags.end()) start = Position::from_fen(f->second);
-  RecordedGame g{Game(start)};
-  std::string id = start.fen();
-  for (const std::string& san : text.moves) {
-    const Move m = parse_san(g.game.position(), san);
-    g.game.play(m);
-    id += ' ' + to_uci(m);
-  }
-  if (g.game.moves().empty()) throw std::invalid_argument("no moves");
-  g.result = result;
-  g.id = game_id_from_text(id);
-  return g;
+  return replay(start, text.moves, result,
+                [](const Position& pos, const std::string& san) { return parse_san(pos, san); });
 }
 
 std::string lower(std::string text) {
