@@ -22,9 +22,19 @@ class NextNetwork(unittest.TestCase):
                      "resnet-1x8", "--seed", "2")
         assert made.returncode == 0, made.stdout
         cls.lab = os.path.join(w, "lab")  # not there yet: the first run makes it
-        cls.env = {"ZHBOT_LAB": cls.lab}
+        # A stand-in for the lab's other jobs, which the training and the timed match pause
+        # (tools/measure/quiet.sh, found by QUIET_PAUSE); the machine's real jobs are not.
+        marker = "next-network-test-lab-job-%d" % os.getpid()
+        cls.lab_job = subprocess.Popen(["bash", "-c", "while :; do sleep 0.2; done", marker],
+                                       start_new_session=True)
+        cls.env = {"ZHBOT_LAB": cls.lab, "QUIET_PAUSE": "^bash -c .* %s$" % marker}
         cls.dir = os.path.join(w, "next")
         cls.data = os.path.join(cls.lab, "data", "teacher-50")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.lab_job.kill()
+        cls.lab_job.wait()
 
     def pipeline(self, *extra, folder=None, env=None, chunk_job=False):
         """A run with the toy settings (`extra` last, so they win); with `chunk_job`, through
@@ -65,6 +75,12 @@ class NextNetwork(unittest.TestCase):
         self.assertTrue(os.path.isfile(os.path.join(self.dir, "toy-next.pt")))
         self.assertTrue(os.path.isfile(os.path.join(self.dir, "toy-next-int8.pt")))
         self.assertEqual(len(self.lines(os.path.join(self.dir, "match.jsonl"))), 2)
+        # The training and the timed match ran with the lab's other jobs paused; the gate, bound
+        # by nodes, beside them.
+        paused = "quiet: paused process group %d" % self.lab_job.pid
+        for log, quiet in (("train", True), ("match", True), ("gate", False)):
+            with open(os.path.join(self.dir, log + ".log")) as f:
+                self.assertEqual(paused in f.read(), quiet, log)
         gate = self.lines(os.path.join(self.dir, "gate.jsonl"))
         self.assertEqual(sum(',nodes=20"' in g for g in gate), 2, "the gate's 2 games at 20 nodes")
         # Both networks measured on the test set and the base set's held-out games, the

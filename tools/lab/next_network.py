@@ -32,6 +32,8 @@ import sys
 import time
 
 from tools.zhtools import ROOT, chunk_import, input_format, lab, recipe, shipped
+
+QUIET = os.path.join(ROOT, "tools", "measure", "quiet.sh")
 from tools.zhtools.steps import StepFailed, step
 
 
@@ -65,6 +67,9 @@ def parse_args(argv):
     p.add_argument("--gate-nodes", type=int, default=800)
     p.add_argument("--gate-min", type=float, default=0.5,
                    help="the gate's score under which no timed match is played")
+    p.add_argument("--no-quiet", dest="quiet", action="store_false",
+                   help="train and play the timed match beside the lab's other jobs instead of "
+                   "pausing them (tools/measure/quiet.sh): only where cores are to spare")
     args = p.parse_args(argv)
     args.dir = os.path.abspath(args.dir or os.path.join(lab.lab_dir(), args.name))
     args.data_dir = os.path.abspath(args.data_dir or lab.teacher_dir(args.nodes))
@@ -85,6 +90,13 @@ class Pipeline:
     def formatted(self, folder, fmt=None):
         """`folder`'s records in input format `fmt` (default: the run's)."""
         return input_format.formatted(folder, fmt or self.a.input_format, self.a.zhbot)
+
+    def quiet(self, argv):
+        """`argv` run with the lab's other jobs paused (tools/measure/quiet.sh), unless --no-quiet.
+        A timed match needs it (load steals clock from both sides unequally), and so does the
+        training: multi-threaded training beside other work collapses, bf16 worst (2 threads on
+        2 busy cores: 12 samples/s against 890 quiet, training/README.md, "The lab")."""
+        return [QUIET, *argv] if self.a.quiet else argv
 
     def python(self, module, *args):
         return [sys.executable, "-m", module, *map(str, args)]
@@ -144,7 +156,7 @@ class Pipeline:
         argv = self.python("training.train", "--data", *data, "--out", os.path.join(a.dir, "run"),
                            "--arch", a.arch, "--time-budget-minutes", "%g" % a.train_minutes,
                            "--threads", a.workers) + recipe.split_opts(a.train_opts) + resume
-        subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, check=True)
+        subprocess.run(self.quiet(argv), stdout=log, stderr=subprocess.STDOUT, check=True)
 
     def evaluate(self, net, out, fmt):
         """Held-out metrics of `net` (of input format `fmt`) as JSON: OUT.test.json (the test
@@ -221,8 +233,9 @@ class Pipeline:
                 print("== under --gate-min %g: no timed match (--gate-min 0 plays it)" % a.gate_min)
                 match_games = 0
         if match_games:
-            step(a.dir, "match", self.match(match_games, os.path.join(a.dir, "match.jsonl"), "",
-                                            a.match_tc))
+            step(a.dir, "match", self.quiet(self.match(match_games,
+                                                       os.path.join(a.dir, "match.jsonl"), "",
+                                                       a.match_tc)))
         self.summary()
 
     def summary(self):
