@@ -32,9 +32,9 @@ import sys
 import time
 
 from tools.zhtools import ROOT, chunk_import, input_format, lab, recipe, shipped
+from tools.zhtools.steps import StepFailed, step
 
 QUIET = os.path.join(ROOT, "tools", "measure", "quiet.sh")
-from tools.zhtools.steps import StepFailed, step
 
 
 def parse_args(argv):
