@@ -2,9 +2,9 @@
 positions datagen wrote, a chunk marked done that fails its check (a damaged shard, another
 seed's games) is named and makes the status exit 1, a chunk under way (with its games and time
 left) and a missing one are listed as still to make, the seeds come out as ranges, the rest is
-costed at the pace of the last chunk made here, the gate's score is the new network's, a
-training under way is given its step, time left and last validation, and with no options it
-is the recipe's."""
+costed at the pace of the last chunk made here, own-game data is counted, the gate's score is
+the new network's, a training under way is given its step, time left and last validation, and
+with no options it is the recipe's."""
 import glob
 import os
 import re
@@ -77,6 +77,7 @@ class LabStatus(unittest.TestCase):
         self.assertRegex(out, r"(?m)^chunks done: 2 of 6 \(7-8\), %d positions from 2 games; "
                          r"still to make: 11-12$" % total)
         self.assertRegex(out, r"(?m)^2 chunk\(s\) marked done fail their check")
+        self.assertRegex(out, r"(?m)^own-game data: none yet$")
         self.assertRegex(out, r"(?m)^training: not started")
         self.assertRegex(out, r"(?m)^gate: under way, 2 games: 75\.0 %, Elo \+191")
         self.assertRegex(out, r"(?m)^match: no player in %s is toy-net\.pt"
@@ -94,6 +95,13 @@ class LabStatus(unittest.TestCase):
         rest = 4 * (total // 2) // 2
         self.assertRegex(sound.stdout, r"(?m)^the rest: %dh%02dm for 4 chunk\(s\) at chunk-7's "
                          r"2\.0 labelled positions/s$" % (rest // 3600, rest % 3600 // 60))
+
+        # Own-game positions: a relabelled folder, counted by its complete shards.
+        recorded = os.path.join(lab, "data", "recorded-50")
+        mine = h.written(h.datagen(recorded, 21))
+        write(os.path.join(recorded, "recorded-000009.zhrec.tmp"), "an open shard")
+        self.assertRegex(status().stdout, r"(?m)^own-game data: recorded-50, %d positions from "
+                         r"1 games$" % mine)
 
         # A training under way: its last progress line's step, speed and time left.
         log = os.path.join(run, "train.log")

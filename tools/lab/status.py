@@ -2,7 +2,8 @@
 chunk seeds done, under way or missing, every chunk marked done checked again with
 training.check_chunk (its positions, its games, that they are its seed's), the totals and the
 seeds done as ranges, a chunk under way's games and time left, and the hours the chunks still
-to make cost at the pace of the last one made here; then the held-out test set, the training's
+to make cost at the pace of the last one made here; then the held-out test set, the own-game
+positions (recorded games relabelled, own games), the training's
 step, the hours it has left and its last validation, the held-out top-1 of the new and the
 shipped network, the gate and the match. It only reads the lab, so it is safe beside the
 running jobs (a chunk under way is counted by its closed shards and its log's last line).
@@ -160,6 +161,24 @@ def results_report(run, name):
                                 + stats.failure_counts(results, new[0])))
 
 
+def own_data_report(data):
+    """The own-game positions (models/README.md, experiment (a)): the lab's recorded games
+    relabelled (data/recorded-NODES) and its own games (data/own-test, data/own-NODES/chunk-SEED),
+    each with the positions and games its complete shards hold."""
+    folders = sorted(glob.glob(os.path.join(data, "recorded-*"))
+                     + glob.glob(os.path.join(data, "own-test"))
+                     + glob.glob(os.path.join(data, "own-*", "chunk-*")))
+    if not folders:
+        print("own-game data: none yet")
+        return
+    from training import records as rec
+    for folder in folders:
+        shards = [rec.Shard(p) for p in rec.list_shards([folder])]
+        games = {int(g) for s in shards for g in s.records["game_id"]}
+        print("own-game data: %s, %d positions from %d games"
+              % (os.path.relpath(folder, data), sum(len(s.records) for s in shards), len(games)))
+
+
 def main(argv=None):
     p, r = recipe.recipe_parser(argv, "python3 -m tools.lab.status", __doc__)
     recipe.add_recipe_options(p, r, only=("name", "nodes", "chunk_games", "seed", "chunks"))
@@ -174,6 +193,7 @@ def main(argv=None):
     faults = chunks_report(r, lab.teacher_dir(r["nodes"]))
     test_set_report(os.path.join(lab.lab_dir(), "data", "test-%d" % args.test_nodes),
                     args.test_nodes)
+    own_data_report(os.path.join(lab.lab_dir(), "data"))
     training_report(run)
     results_report(run, r["name"])
     sys.stdout.flush()
