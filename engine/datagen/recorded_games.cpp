@@ -1,17 +1,16 @@
 #include "engine/datagen/recorded_games.h"
 
 #include <algorithm>
-#include <cctype>
 #include <climits>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_set>
 
 #include "engine/chess/notation.h"
 #include "engine/chess/pgn_reader.h"
 #include "engine/datagen/labelling.h"
 #include "engine/datagen/line_source.h"
+#include "engine/util/strings.h"
 
 namespace zh::datagen {
 namespace {
@@ -47,9 +46,7 @@ RecordedGame parse_game(const std::string& line, GameResult& result) {
   Position start;
   if (j.contains("opening") && !j["opening"].is_null())
     start = Position::from_fen(j["opening"].get<std::string>());
-  std::istringstream text(j.at("moves").get<std::string>());
-  std::vector<std::string> moves;
-  for (std::string uci; text >> uci;) moves.push_back(uci);
+  const std::vector<std::string> moves = split_words(j.at("moves").get<std::string>());
   RecordedGame g = replay(start, moves, result, [](const Position& pos, const std::string& uci) {
     return parse_uci(pos, uci);
   });
@@ -68,11 +65,6 @@ RecordedGame pgn_game(const PgnGameText& text, GameResult& result) {
   if (auto f = text.tags.find("FEN"); f != text.tags.end()) start = Position::from_fen(f->second);
   return replay(start, text.moves, result,
                 [](const Position& pos, const std::string& san) { return parse_san(pos, san); });
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 // The files a path stands for: itself, or a folder's *.pgn and *.jsonl files in name order.

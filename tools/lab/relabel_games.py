@@ -20,11 +20,6 @@ def game_records(strength_dir):
     return sorted(glob.glob(os.path.join(strength_dir, "**", "*.jsonl"), recursive=True))
 
 
-def command(zhbot, records, out, nodes, workers):
-    return [zhbot, "datagen", "--relabel", *records, "--out", out, "--nodes", str(nodes),
-            "--workers", str(workers), "--progress", "300"]
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--zhbot", default=os.path.join(ROOT, "build", "default", "bot", "zhbot"))
@@ -38,7 +33,9 @@ def main(argv=None):
         return 0
     out = lab.lab_path("data", "recorded-%d" % a.nodes)
     print("relabel_games: %d record file(s) into %s" % (len(records), out), flush=True)
-    return subprocess.run(command(a.zhbot, records, out, a.nodes, a.workers)).returncode
+    return subprocess.run([a.zhbot, "datagen", "--relabel", *records, "--out", out, "--nodes",
+                           str(a.nodes), "--workers", str(a.workers), "--progress", "300"]
+                          ).returncode
 
 
 if __name__ == "__main__":
