@@ -171,6 +171,49 @@ class IllegalMove(unittest.TestCase):
         self.assertEqual(stats.summarize(done, "zhbot")[5]["illegal move"], 1)
 
 
+def counting_starts(test, target):
+    """An engine that appends a line to <path>.starts each time it is started, then runs
+    `target` (a Python script for scripted_engine, or a path to execute); its path."""
+    if not os.path.isabs(target):
+        target = scripted_engine(test, target)
+    path = target + "-counted"
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\necho start >> "$0.starts"\nexec "%s"\n' % target)
+    os.chmod(path, 0o755)
+    return path
+
+
+def starts(engine):
+    with open(engine + ".starts") as f:
+        return len(f.read().splitlines())
+
+
+class EngineReuse(unittest.TestCase):
+    def test_a_worker_keeps_its_engines_from_game_to_game(self):
+        # Starting zhbot costs seconds (its network loaded and timed); the games of a worker
+        # share one process a side, each game begun with ucinewgame. Real Fairy-Stockfish plays
+        # the "zhbot" side here, started through a wrapper that counts its starts.
+        engine = counting_starts(self, match.FAIRY)
+        out = os.path.join(os.path.dirname(engine), "match.jsonl")
+        openings = runner.load_openings(runner.DEFAULT_OPENINGS)[:2]
+        done = runner.run_match("zhbot:nodes=20", "fsf:nodes=20", 4, "0.1+0.1", out, engine,
+                                openings, 60, log=lambda *_: None)
+        self.assertEqual(len(done), 4)
+        self.assertFalse([r["reason"] for r in done if match.failure(r["reason"])[0]])
+        self.assertEqual(starts(engine), 1)
+
+    def test_an_engine_that_failed_is_started_afresh_for_the_next_game(self):
+        engine = counting_starts(self, FAKE_ENGINE)  # it plays a1a1: every game a failure
+        out = os.path.join(os.path.dirname(engine), "match.jsonl")
+        openings = runner.load_openings(runner.DEFAULT_OPENINGS)[:2]
+        done = runner.run_match("zhbot", "fsf:nodes=1", 3, "0.1+0.1", out, engine, openings,
+                                400, log=lambda *_: None)
+        self.assertEqual([r["reason"] for r in done], ["illegal move: zhbot played a1a1"] * 3)
+        self.assertEqual(starts(engine), 3)
+        # What a record keeps of a game is that game's alone, not the games before it.
+        self.assertEqual([len(r["warnings"]["zhbot"]) for r in done], [1, 1, 1])
+
+
 class Concurrency(unittest.TestCase):
     def test_games_at_once_fill_the_gaps_with_their_own_colours_and_openings(self):
         # A match cut off while two games ran at once leaves a gap (here game 1) behind a

@@ -118,8 +118,11 @@ class Player:
         self.engine.read_until("bestmove")  # the ponder search's answer, not a move
 
     def new_game(self):
+        """A new game for this engine: `ucinewgame`, and what a record keeps of a game starts
+        empty (an engine is kept for the next game of a match)."""
         self.engine.new_game()
-        self.scores = []
+        self.last_lines, self.failed, self.warnings, self.scores = [], False, [], []
+        self.last_score, self.pondering, self.ponder_move = None, None, None
 
     def quit(self):
         self.engine.quit()

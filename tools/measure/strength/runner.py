@@ -13,7 +13,7 @@ import time
 from tools.zhtools import ROOT
 from tools.zhtools.epd import load_fens
 from tools.zhtools.lab import lab_path
-from tools.zhtools.match import Player, play_game
+from tools.zhtools.match import Player, failure, play_game
 from tools.zhtools.referee import Referee
 from tools.zhtools.timecontrol import parse_tc
 
@@ -118,10 +118,10 @@ def play_games(numbers, setup, results, done, on_record, concurrency=1):
         g = next_number()
         if g is None:
             return  # nothing left: no referee to start
-        referee = Referee()
+        referee, sides = Referee(), Sides(setup)
         try:
             while g is not None:
-                record = setup.play(g, referee)
+                record = setup.play(g, referee, sides)
                 with lock:
                     results.write(json.dumps(record) + "\n")
                     results.flush()
@@ -131,6 +131,7 @@ def play_games(numbers, setup, results, done, on_record, concurrency=1):
                 g = next_number()
         finally:
             referee.quit()
+            sides.quit()
 
     with concurrent.futures.ThreadPoolExecutor(max(1, concurrency)) as pool:
         for future in [pool.submit(worker) for _ in range(max(1, concurrency))]:
@@ -146,19 +147,23 @@ class GameSetup:
         self.clock_ms = list(parse_lichess_tc(tc))
         self.openings, self.max_plies, self.extra = openings, max_plies, extra or {}
 
-    def play(self, g, referee):
-        """Game g: opening g // 2, `a` White in the even games; returns its record."""
+    def play(self, g, referee, sides=None):
+        """Game g: opening g // 2, `a` White in the even games; returns its record. `sides`
+        (a Sides) keeps the engines for the next game; without it they quit after this one."""
         opening = self.openings[(g // 2) % len(self.openings)]
         a_white = g % 2 == 0
-        pa, pb = Player(self.a, self.zhbot), Player(self.b, self.zhbot)
+        own = sides is None
+        sides = sides or Sides(self)
+        pa, pb = sides.engines()
         white, black = (pa, pb) if a_white else (pb, pa)
         started = time.time()
+        reason = "crash"  # until the game says otherwise: an exception leaves no engine kept
         try:
             (result, reason), moves, clock, move_ms = play_game(
                 white, black, opening, self.clock_ms, self.max_plies, referee)
         finally:
-            pa.quit()
-            pb.quit()
+            if own or failure(reason)[0]:
+                sides.quit()
         failed = [p for p in (pa, pb) if p.failed]
         record = {"game": g, "white": white.spec, "black": black.spec, "opening": opening,
                   "tc": self.tc, "tc_ms": self.clock_ms, "result": result, "reason": reason,
@@ -175,6 +180,30 @@ class GameSetup:
         if warnings:
             record["warnings"] = warnings
         return record
+
+
+class Sides:
+    """The two engines of one worker's games, kept from game to game: each game begins with
+    `ucinewgame`, on which zhbot forgets its tree and its evaluation cache and Fairy-Stockfish
+    its hash, so a game starts as a fresh process would, without the seconds a zhbot start
+    costs (its network loaded and, with `precision: auto`, timed: some 5 s for both sides, a
+    tenth of a game at 1 000 nodes a move). After a game that ended in a crash, an illegal move or a time
+    forfeit both engines are started afresh."""
+
+    def __init__(self, setup):
+        self.setup, self.players = setup, {}
+
+    def engines(self):
+        """(a, b): the engines for the sides `a` and `b`, started if need be."""
+        for side, spec in (("a", self.setup.a), ("b", self.setup.b)):
+            if side not in self.players:
+                self.players[side] = Player(spec, self.setup.zhbot)
+        return self.players["a"], self.players["b"]
+
+    def quit(self):
+        for player in self.players.values():
+            player.quit()
+        self.players.clear()
 
 
 def file_name(spec):
