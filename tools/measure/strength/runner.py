@@ -187,8 +187,8 @@ class Sides:
     `ucinewgame`, on which zhbot forgets its tree and its evaluation cache and Fairy-Stockfish
     its hash, so a game starts as a fresh process would, without the seconds a zhbot start
     costs (its network loaded and, with `precision: auto`, timed: some 5 s for both sides, a
-    tenth of a game at 1 000 nodes a move). After a game that ended in a crash, an illegal move or a time
-    forfeit both engines are started afresh."""
+    tenth of a game at 1 000 nodes a move). After a game that ended in a crash, an illegal
+    move or a time forfeit both engines are started afresh."""
 
     def __init__(self, setup):
         self.setup, self.players = setup, {}
