@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <unordered_set>
 
 namespace zh {
 
@@ -11,9 +12,6 @@ constexpr std::uint32_t kInfinity = 0x3fffffff;
 constexpr std::uint16_t kAnyPlies = 0xffff;  // a disproof that no ply cap caused
 
 std::uint32_t add(std::uint32_t a, std::uint32_t b) { return std::min(kInfinity, a + b); }
-
-// Table keys differ by who attacks: "can White mate?" and "can Black mate?" share positions.
-constexpr std::uint64_t kBlackAttacks = 0x9e3779b97f4a7c15ULL;
 
 }  // namespace
 
@@ -30,10 +28,14 @@ bool ProofNumberSearch::should_stop() {
   return stopped_;
 }
 
-void ProofNumberSearch::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
-
 ProofNumberSearch::Entry& ProofNumberSearch::slot(std::uint64_t key) {
-  return table_[(key ^ salt_) & (table_.size() - 1)];
+  return table_[key & (table_.size() - 1)];
+}
+
+// The table's proof of `key` if it holds one that fits in `plies_left`.
+const ProofNumberSearch::Entry* ProofNumberSearch::proven(std::uint64_t key, int plies_left) const {
+  const Entry& e = table_[key & (table_.size() - 1)];
+  return e.key == key && e.pn == 0 && e.mate_plies <= plies_left ? &e : nullptr;
 }
 
 ProofNumberSearch::Entry ProofNumberSearch::lookup(std::uint64_t key, int plies_left,
@@ -214,6 +216,49 @@ void ProofNumberSearch::search(const Position& pos, bool attacker, int plies_lef
       c.dn = add(c.dn, 1);
     }
   }
+}
+
+}  // namespace zh
+
+namespace zh {
+
+// Walks the proof: at an attacker position the proven check with the shortest mate, at a
+// defender position every legal reply. A position met again (a transposition) is walked once.
+void ProofNumberSearch::proof_moves(const Position& pos, const ProofResult& proof,
+                                    std::size_t max_steps, std::vector<ProofStep>& out) const {
+  if (!proof.proven()) return;
+  std::unordered_set<std::uint64_t> walked;
+  std::size_t steps = 0;
+  auto attack = [&](auto& self, const Position& at, int plies_left) -> void {
+    if (steps >= max_steps || !walked.insert(at.key()).second) return;
+    MoveList checks;
+    at.legal_checks(checks);
+    ProofStep best;
+    Position best_next;
+    for (const Move m : checks) {
+      Position next = at;
+      next.do_move(m);
+      int plies = 1;  // a check without a reply is mate
+      if (next.count_legal_moves() > 0) {
+        const Entry* e = proven(next.key(), plies_left - 1);
+        plies = e ? e->mate_plies + 1 : 0;
+      }
+      if (plies > 0 && (best.plies == 0 || plies < best.plies)) {
+        best = ProofStep{at.key(), m, plies};
+        best_next = next;
+      }
+    }
+    if (best.plies == 0) return;  // the table no longer holds this part of the proof
+    out.push_back(best);
+    ++steps;
+    if (best.plies == 1) return;
+    for (const Move reply : best_next.legal_moves()) {
+      Position after = best_next;
+      after.do_move(reply);
+      self(self, after, best.plies - 2);
+    }
+  };
+  attack(attack, pos, proof.plies);
 }
 
 }  // namespace zh

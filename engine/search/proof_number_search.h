@@ -9,8 +9,10 @@
 // they can hide a mate, never invent one. Disproofs found under the ply cap are stored with
 // the plies that were left, and trusted only where no more are.
 //
-// One object per thread. Its table keeps what it learnt between prove() calls (a proof or a
-// disproof is a fact of the position and of who attacks, both in the key) until clear().
+// One object per thread. Each prove() starts from an empty table: a disproof may rest on a
+// repetition of the line it was found on, so what one call learnt is not a fact for the next.
+// A proof is (it ends only in positions without legal moves): proof_moves() reads the one just
+// found out of the table, so that a caller can keep it (root_prover.h keeps it for the game).
 
 #include <atomic>
 #include <cstdint>
@@ -27,6 +29,13 @@ struct ProofLimits {
   int max_plies = 33;               // the longest line searched
 };
 
+// One attacker's move of a proof: in the position `key`, `move` mates in `plies` at most.
+struct ProofStep {
+  std::uint64_t key = 0;
+  Move move;
+  int plies = 0;
+};
+
 struct ProofResult {
   Move move;      // the first move of the proven mate; null if none was proven
   int plies = 0;  // length of the proven mate (the defender's longest resistance within the
@@ -41,11 +50,15 @@ class ProofNumberSearch {
   // `table_entries` is rounded down to a power of two (24 bytes each).
   explicit ProofNumberSearch(std::size_t table_entries = std::size_t(1) << 18);
 
-  void clear();
   // Tries to prove a mate for the side to move. Returns early once `stop` is set.
   ProofResult prove(const Position& pos, const ProofLimits& limits,
                     std::span<const std::uint64_t> earlier = {},
                     const std::atomic<bool>* stop = nullptr);
+  // After a prove() of `pos` that returned `proof` (proven): the attacker's move in every
+  // attacker position of that proof, against every defence, as far as the table still holds it
+  // (an evicted position ends its line), at most `max_steps` of them, appended to `out`.
+  void proof_moves(const Position& pos, const ProofResult& proof, std::size_t max_steps,
+                   std::vector<ProofStep>& out) const;
 
  private:
   struct Entry {
@@ -65,12 +78,12 @@ class ProofNumberSearch {
   void search(const Position& pos, bool attacker, int plies_left, std::uint32_t th_pn,
               std::uint32_t th_dn);
   Entry& slot(std::uint64_t key);
+  const Entry* proven(std::uint64_t key, int plies_left) const;
   Entry lookup(std::uint64_t key, int plies_left, const Position* pos, bool attacker);
   void store(std::uint64_t key, const Entry& e);
   bool should_stop();
 
   std::vector<Entry> table_;
-  std::uint64_t salt_ = 0;  // who attacks, mixed into the table index
   LineKeys line_;
   const std::atomic<bool>* stop_ = nullptr;
   std::int64_t nodes_ = 0;

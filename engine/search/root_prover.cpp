@@ -68,23 +68,59 @@ void RootProver::pace(double busy_seconds) {
   }
 }
 
+namespace {
+
+// How much of a proof is remembered, and of a game's proofs: a long proof against every defence
+// can hold thousands of attacker positions, each a map entry of some 64 bytes, so a game's
+// memory stays under 10 MB; a line cut short is proven again as before.
+constexpr std::size_t kStepsPerProof = 1 << 14;
+constexpr std::size_t kStepsPerGame = 1 << 17;
+
+}  // namespace
+
+std::optional<ProofStep> RootProver::remembered(const Position& root) const {
+  std::lock_guard lock(memory_mutex_);
+  const auto it = remembered_.find(root.key());
+  if (it == remembered_.end() || !root.is_legal(it->second.move)) return std::nullopt;
+  return it->second;
+}
+
+void RootProver::forget() {
+  std::lock_guard lock(memory_mutex_);
+  remembered_.clear();
+}
+
+void RootProver::remember(const std::vector<ProofStep>& steps) {
+  std::lock_guard lock(memory_mutex_);
+  if (remembered_.size() + steps.size() > kStepsPerGame) remembered_.clear();
+  for (const ProofStep& step : steps) {
+    auto [it, added] = remembered_.try_emplace(step.key, step);
+    if (!added && step.plies < it->second.plies) it->second = step;
+  }
+}
+
 // A proof-number search proves some mate, not the shortest: prove again with fewer plies
 // until it fails, so that the mate played is short and the one reported is the one played.
+// Each proof is read out of the table right after its prove(), the next call clears it.
 ProofResult RootProver::shortest(ProofResult proof, std::int64_t budget) {
+  std::vector<ProofStep> steps;
+  pns_.proof_moves(root_, proof, kStepsPerProof, steps);
   while (proof.plies > 1 && !stopped()) {
     const ProofResult shorter =
         pns_.prove(root_, ProofLimits{budget, proof.plies - 2}, earlier_, stop_);
     nodes_.fetch_add(shorter.nodes, std::memory_order_relaxed);
     if (!shorter.proven()) break;
     proof = shorter;
+    steps.clear();
+    pns_.proof_moves(root_, proof, kStepsPerProof, steps);
   }
+  remember(steps);
   return proof;
 }
 
 void RootProver::run_job() {
   std::vector<std::uint64_t> after_root = earlier_;
   after_root.push_back(root_.key());
-  pns_.clear();
   bool ours_disproven = false;
   for (std::int64_t budget = params_.first_budget; !stopped();
        budget = std::min(params_.max_budget, budget * 2)) {

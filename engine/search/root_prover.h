@@ -7,6 +7,11 @@
 // What it proves it hands to the search through two callbacks, which enter it into the tree as
 // solver proofs: a proven mate is played, a move that allows one is never chosen.
 //
+// A proven mate is remembered for the rest of the game (until forget()): the attacker's move in
+// every position of its proof, so that the next searches play it on at once, however little
+// time they have. Proving it again at each move could fail within a search's share of a core,
+// and a mate found would be lost a few moves later.
+//
 // Its cost is bounded by a share of one core: after each piece of work it sleeps so that its
 // busy time stays that share of the wall time. It stops within 256 positions of the search's
 // stop flag and never holds the tree lock while it works.
@@ -16,7 +21,9 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/chess/position.h"
@@ -54,6 +61,10 @@ class RootProver {
              const RootProverParams& params, RootProverHooks hooks, const std::atomic<bool>* stop);
   // Blocks until the current job (if any) returned; the caller has set the stop flag.
   void wait();
+  // The mate a proof of this game found from `root` (its move there and its length), if any.
+  std::optional<ProofStep> remembered(const Position& root) const;
+  // A new game: the proofs remembered are dropped.
+  void forget();
   // Positions played by the last job: for tests and reports.
   std::int64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
 
@@ -63,6 +74,7 @@ class RootProver {
   ProofResult shortest(ProofResult proof, std::int64_t budget);
   bool stopped() const { return stop_->load(std::memory_order_relaxed); }
   void pace(double busy_seconds);
+  void remember(const std::vector<ProofStep>& steps);
 
   ProofNumberSearch pns_;
   Position root_;
@@ -71,6 +83,9 @@ class RootProver {
   RootProverHooks hooks_;
   const std::atomic<bool>* stop_ = nullptr;
   std::atomic<std::int64_t> nodes_{0};
+
+  mutable std::mutex memory_mutex_;  // remembered_ is read by the search's thread
+  std::unordered_map<std::uint64_t, ProofStep> remembered_;
 
   std::mutex mutex_;
   std::condition_variable cv_;

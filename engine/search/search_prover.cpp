@@ -18,6 +18,11 @@ namespace zh {
 void Search::start_prover_locked() {
   if (params_.root_mate_share <= 0 || root_proof_locked() != Proof::kNone) return;
   if (!prover_) prover_ = std::make_unique<RootProver>();
+  // A mate an earlier search of the game proved goes on from here: played at once.
+  if (const auto known = prover_->remembered(root_pos_)) {
+    enter_root_mate_locked(known->move, known->plies);
+    if (root_proof_locked() != Proof::kNone) return;
+  }
   RootProverParams p;
   p.share = params_.root_mate_share;
   p.max_plies = params_.root_mate_plies;
@@ -58,6 +63,10 @@ Node* Search::root_child_locked(Move move) {
 // search ends with that move.
 void Search::prover_mate_found(Move move, int plies) {
   std::lock_guard lock(mutex_);
+  enter_root_mate_locked(move, plies);
+}
+
+void Search::enter_root_mate_locked(Move move, int plies) {
   if (stop_.load(std::memory_order_relaxed) || root_proof_locked() != Proof::kNone) return;
   if (graph_) {
     GraphNode* child = root_child_graph_locked(move);

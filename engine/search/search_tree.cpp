@@ -91,6 +91,7 @@ void Search::free_garbage_locked(std::size_t max_nodes) {
 void Search::clear() {
   std::lock_guard lock(mutex_);
   free_all_locked();
+  if (prover_) prover_->forget();  // its proofs are the last game's
 }
 
 std::uint32_t Search::set_game(const Game& game, const SearchParams& params) {

@@ -1,6 +1,7 @@
 #pragma once
-// The project's mate suite (tools/measure/suites/mate.epd) for the mate-search tests: each
-// position's FEN with the mate's length in moves, as Fairy-Stockfish found it.
+// The project's mate suites (tools/measure/suites/mate.epd, mate in 1-3, and mate-long.epd,
+// 4-8) for the mate-search tests: each position's FEN with the mate's length in moves, as
+// Fairy-Stockfish found it.
 
 #include <fstream>
 #include <string>
@@ -11,8 +12,8 @@
 
 namespace zh::test {
 
-inline std::vector<std::pair<std::string, int>> mate_suite() {
-  std::ifstream in(data_dir() + "/../../tools/measure/suites/mate.epd");
+inline std::vector<std::pair<std::string, int>> mate_suite(const std::string& file = "mate.epd") {
+  std::ifstream in(data_dir() + "/../../tools/measure/suites/" + file);
   std::vector<std::pair<std::string, int>> out;
   std::string line;
   while (std::getline(in, line)) {
