@@ -18,9 +18,14 @@ namespace zh {
 void Search::start_prover_locked() {
   if (params_.root_mate_share <= 0 || root_proof_locked() != Proof::kNone) return;
   if (!prover_) prover_ = std::make_unique<RootProver>();
-  // A mate an earlier search of the game proved goes on from here: played at once.
+  // A mate an earlier search of the game proved goes on from here: played at once, unless its
+  // move repeats a position of the game (the proof was made on another line: a draw may be
+  // claimed there), which the prover then judges afresh.
   if (const auto known = prover_->remembered(root_pos_)) {
-    enter_root_mate_locked(known->move, known->plies);
+    Position next = root_pos_;
+    next.do_move(known->move);
+    if (std::find(history_keys_.begin(), history_keys_.end(), next.key()) == history_keys_.end())
+      enter_root_mate_locked(known->move, known->plies);
     if (root_proof_locked() != Proof::kNone) return;
   }
   RootProverParams p;
