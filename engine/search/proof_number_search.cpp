@@ -13,6 +13,9 @@ constexpr std::uint16_t kAnyPlies = 0xffff;  // a disproof that no ply cap cause
 
 std::uint32_t add(std::uint32_t a, std::uint32_t b) { return std::min(kInfinity, a + b); }
 
+// Mixed into the table index when Black attacks: one position, two questions, two slots.
+constexpr std::uint64_t kBlackAttacks = 0x9e3779b97f4a7c15ULL;
+
 }  // namespace
 
 ProofNumberSearch::ProofNumberSearch(std::size_t table_entries)
@@ -28,13 +31,15 @@ bool ProofNumberSearch::should_stop() {
   return stopped_;
 }
 
+void ProofNumberSearch::clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
+
 ProofNumberSearch::Entry& ProofNumberSearch::slot(std::uint64_t key) {
-  return table_[key & (table_.size() - 1)];
+  return table_[(key ^ salt_) & (table_.size() - 1)];
 }
 
 // The table's proof of `key` if it holds one that fits in `plies_left`.
 const ProofNumberSearch::Entry* ProofNumberSearch::proven(std::uint64_t key, int plies_left) const {
-  const Entry& e = table_[key & (table_.size() - 1)];
+  const Entry& e = table_[(key ^ salt_) & (table_.size() - 1)];
   return e.key == key && e.pn == 0 && e.mate_plies <= plies_left ? &e : nullptr;
 }
 
@@ -67,7 +72,7 @@ void ProofNumberSearch::store(std::uint64_t key, const Entry& e) {
 ProofResult ProofNumberSearch::prove(const Position& pos, const ProofLimits& limits,
                                      std::span<const std::uint64_t> earlier,
                                      const std::atomic<bool>* stop) {
-  std::fill(table_.begin(), table_.end(), Entry{});
+  salt_ = pos.side_to_move() == kBlack ? kBlackAttacks : 0;
   stop_ = stop;
   nodes_ = 0;
   budget_ = limits.max_nodes;

@@ -9,10 +9,13 @@
 // they can hide a mate, never invent one. Disproofs found under the ply cap are stored with
 // the plies that were left, and trusted only where no more are.
 //
-// One object per thread. Each prove() starts from an empty table: a disproof may rest on a
-// repetition of the line it was found on, so what one call learnt is not a fact for the next.
-// A proof is (it ends only in positions without legal moves): proof_moves() reads the one just
-// found out of the table, so that a caller can keep it (root_prover.h keeps it for the game).
+// One object per thread. Its table keeps what it learnt between prove() calls until clear(),
+// keyed by the position and by who attacks ("can White mate?" and "can Black mate?" share
+// positions), so that proving again with a larger budget goes on where the last call stopped.
+// A caller clears it for another root: a disproof may rest on a repetition of the line it was
+// found on (as within one call, it can hide a mate there, never invent one). A proof is a fact
+// of the position (it ends only in positions without legal moves): proof_moves() reads the one
+// just found out of the table, so that a caller can keep it (root_prover.h keeps it for the game).
 
 #include <atomic>
 #include <cstdint>
@@ -50,6 +53,7 @@ class ProofNumberSearch {
   // `table_entries` is rounded down to a power of two (24 bytes each).
   explicit ProofNumberSearch(std::size_t table_entries = std::size_t(1) << 18);
 
+  void clear();
   // Tries to prove a mate for the side to move. Returns early once `stop` is set.
   ProofResult prove(const Position& pos, const ProofLimits& limits,
                     std::span<const std::uint64_t> earlier = {},
@@ -84,6 +88,7 @@ class ProofNumberSearch {
   bool should_stop();
 
   std::vector<Entry> table_;
+  std::uint64_t salt_ = 0;  // who attacks in the current prove(), mixed into the table index
   LineKeys line_;
   const std::atomic<bool>* stop_ = nullptr;
   std::int64_t nodes_ = 0;

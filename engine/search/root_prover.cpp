@@ -101,7 +101,7 @@ void RootProver::remember(const std::vector<ProofStep>& steps) {
 
 // A proof-number search proves some mate, not the shortest: prove again with fewer plies
 // until it fails, so that the mate played is short and the one reported is the one played.
-// Each proof is read out of the table right after its prove(), the next call clears it.
+// Each proof is read out of the table right after its prove(), before the next call changes it.
 ProofResult RootProver::shortest(ProofResult proof, std::int64_t budget) {
   std::vector<ProofStep> steps;
   pns_.proof_moves(root_, proof, kStepsPerProof, steps);
@@ -121,6 +121,9 @@ ProofResult RootProver::shortest(ProofResult proof, std::int64_t budget) {
 void RootProver::run_job() {
   std::vector<std::uint64_t> after_root = earlier_;
   after_root.push_back(root_.key());
+  // One table for the job: each round goes on from the last (the root and the game's positions
+  // before it are the same throughout); a new root starts afresh.
+  pns_.clear();
   bool ours_disproven = false;
   for (std::int64_t budget = params_.first_budget; !stopped();
        budget = std::min(params_.max_budget, budget * 2)) {
@@ -130,10 +133,10 @@ void RootProver::run_job() {
           pns_.prove(root_, ProofLimits{budget, params_.max_plies}, earlier_, stop_);
       nodes_.fetch_add(r.nodes, std::memory_order_relaxed);
       if (r.proven()) {
-        if (!stopped()) {
-          const ProofResult best = shortest(r, budget);
-          hooks_.mate_found(best.move, best.plies);
-        }
+        // Remembered even when the search has stopped meanwhile: the next move's search starts
+        // from it.
+        const ProofResult best = shortest(r, budget);
+        if (!stopped()) hooks_.mate_found(best.move, best.plies);
         return;
       }
       ours_disproven = r.disproven;

@@ -203,6 +203,7 @@ class Search {
   // search_prover.cpp: the root proof-number search (root_prover.h) and what it hands back,
   // under the tree lock.
   void start_prover_locked();
+  void play_remembered_mate_locked();
   void enter_root_mate_locked(Move move, int plies);
   std::vector<Move> prover_candidates();
   void prover_mate_found(Move move, int plies);

@@ -18,16 +18,6 @@ namespace zh {
 void Search::start_prover_locked() {
   if (params_.root_mate_share <= 0 || root_proof_locked() != Proof::kNone) return;
   if (!prover_) prover_ = std::make_unique<RootProver>();
-  // A mate an earlier search of the game proved goes on from here: played at once, unless its
-  // move repeats a position of the game (the proof was made on another line: a draw may be
-  // claimed there), which the prover then judges afresh.
-  if (const auto known = prover_->remembered(root_pos_)) {
-    Position next = root_pos_;
-    next.do_move(known->move);
-    if (std::find(history_keys_.begin(), history_keys_.end(), next.key()) == history_keys_.end())
-      enter_root_mate_locked(known->move, known->plies);
-    if (root_proof_locked() != Proof::kNone) return;
-  }
   RootProverParams p;
   p.share = params_.root_mate_share;
   p.max_plies = params_.root_mate_plies;
@@ -39,6 +29,20 @@ void Search::start_prover_locked() {
   std::vector<std::uint64_t> earlier(history_keys_.begin(),
                                      history_keys_.end() - (history_keys_.empty() ? 0 : 1));
   prover_->start(root_pos_, std::move(earlier), p, std::move(hooks), &stop_);
+}
+
+// A mate an earlier search of the game proved goes on from here: played at once, before the
+// search's limits are first checked (a kept tree can meet a node limit at once), unless its move
+// repeats a position of the game (the proof was made on another line: a draw may be claimed
+// there), which the prover then judges afresh.
+void Search::play_remembered_mate_locked() {
+  if (params_.root_mate_share <= 0 || !prover_ || root_proof_locked() != Proof::kNone) return;
+  const auto known = prover_->remembered(root_pos_);
+  if (!known) return;
+  Position next = root_pos_;
+  next.do_move(known->move);
+  if (std::find(history_keys_.begin(), history_keys_.end(), next.key()) == history_keys_.end())
+    enter_root_mate_locked(known->move, known->plies);
 }
 
 // The root moves the tree likes most (by visits, then prior), unproven, for the prover to check

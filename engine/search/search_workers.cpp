@@ -73,6 +73,7 @@ void Search::start(const SearchParams& params, const NodeLimits& limits) {
   finished_.store(false);
   expand_root_locked(lock);
   if (finished_.load()) return;
+  play_remembered_mate_locked();
   if (params_.dirichlet_noise && root_proof_locked() == Proof::kNone) apply_root_noise();
   check_limits_locked();
   if (finished_.load()) return;

@@ -25,6 +25,7 @@ TEST(ProofNumberSearch, ProvesWhatTheShortSearchProvesAndOnlyRealMates) {
   MateSearch mate;
   for (const auto& [fen, n] : suite) {
     const Position pos = Position::from_fen(fen);
+    pns.clear();  // another root
     const ProofResult r = pns.prove(pos, ProofLimits{200000, 15});
     const MateProof s = mate.find(pos, MateLimits{5, 0});
     if (s.found()) {
@@ -61,6 +62,63 @@ TEST(ProofNumberSearch, DisprovesARefutedMate) {
       pns.prove(Position::from_fen("r5k1/5ppp/8/8/8/8/8/4K3[R] w - - 0 1"), ProofLimits{100000, 9});
   EXPECT_FALSE(r.proven());
   EXPECT_TRUE(r.disproven);
+}
+
+// The root prover's schedule (root_prover.h), up to budgets of 256 000 positions: budgets
+// doubling from 2 000 until a proof, then proving again with two plies fewer until that fails.
+// The positions it played to its proof (0: none). With `fresh` every call starts from an empty
+// table, as before the table was kept between calls.
+std::int64_t positions_to_proof(ProofNumberSearch& pns, const Position& pos, bool fresh) {
+  std::int64_t played = 0;
+  pns.clear();
+  ProofResult r;
+  for (std::int64_t budget = 2000; budget <= 256000 && !r.proven() && !r.disproven; budget *= 2) {
+    if (fresh) pns.clear();
+    r = pns.prove(pos, ProofLimits{budget, 33});
+    played += r.nodes;
+  }
+  if (!r.proven()) return 0;
+  for (ProofResult shorter = r; shorter.proven() && shorter.plies > 1;) {
+    if (fresh) pns.clear();
+    shorter = pns.prove(pos, ProofLimits{256000, shorter.plies - 2});
+    played += shorter.nodes;
+  }
+  return played;
+}
+
+TEST(ProofNumberSearch, ProvingAgainGoesOnFromWhatTheTableHolds) {
+  ProofNumberSearch pns;
+  const auto suite = mate_suite("mate-long.epd");
+  ASSERT_GE(suite.size(), 40u);
+  // The same root again after a proof: the table answers at once, with the same mate.
+  const Position pos = Position::from_fen(suite[0].first);
+  const ProofResult first = pns.prove(pos, ProofLimits{4000000, 33});
+  ASSERT_TRUE(first.proven());
+  const ProofResult again = pns.prove(pos, ProofLimits{4000000, 33});
+  EXPECT_TRUE(again.proven());
+  EXPECT_EQ(again.plies, first.plies);
+  EXPECT_LT(again.nodes * 20, first.nodes);
+  // The prover's schedule over the suite's mates: the same mates proven, with fewer positions
+  // in all than from empty tables.
+  std::int64_t kept = 0, fresh = 0;
+  int proven = 0;
+  for (const auto& [fen, n] : suite) {
+    const Position p = Position::from_fen(fen);
+    const std::int64_t k = positions_to_proof(pns, p, false);
+    const std::int64_t f = positions_to_proof(pns, p, true);
+    EXPECT_EQ(k > 0, f > 0) << fen;  // the same mates proven
+    if (k == 0 || f == 0) continue;
+    ++proven;
+    kept += k;
+    fresh += f;
+  }
+  std::printf(
+      "the root prover's schedule on the %d mates of mate-long.epd it proves within "
+      "256 000 positions a call: %lld positions with its table kept, %lld from empty "
+      "tables (%.2fx)\n",
+      proven, static_cast<long long>(kept), static_cast<long long>(fresh),
+      double(fresh) / double(kept));
+  EXPECT_LT(kept, fresh);
 }
 
 TEST(ProofNumberSearch, StopsWhenAsked) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -129,21 +130,30 @@ TEST(RootProver, ASearchPlaysOnTheMateAnEarlierSearchProved) {
     SearchParams p = default_params();
     p.graph = graph;
     p.root_mate_share = 1.0;
+    // The first search's proof is the prover's alone: without the leaf searches and the solver
+    // the tree proves nothing and does not end the search (and the prover) early; its mating
+    // move is the root child the prover marked. 50 000 playouts leave the prover a thousand
+    // times the milliseconds its proof takes.
+    p.leaf_mate_plies = 0;
+    p.mcts_solver = false;
     Game game(root);
-    const auto first = run_search(search, game, p, 1000000);
-    ASSERT_EQ(first.root_proof, Proof::kWin);
-    ASSERT_GE(first.best, 0);
-    const Move mating = first.children[std::size_t(first.best)].move;
+    const auto first = run_search(search, game, p, 50000);
+    const auto proven = std::find_if(first.children.begin(), first.children.end(),
+                                     [](const RootChild& c) { return c.proof == Proof::kLoss; });
+    ASSERT_NE(proven, first.children.end());
+    const Move mating = proven->move;
     const auto reply = stubborn_reply(root, mating);
     ASSERT_TRUE(reply);
     game.play(mating);
     game.play(*reply);
 
     p.root_mate_plies = 1;
+    p.leaf_mate_plies = default_params().leaf_mate_plies;
+    p.mcts_solver = true;
     const auto next = run_search(search, game, p, 1);
     EXPECT_EQ(next.reason, StopReason::kSolved);
     EXPECT_EQ(next.root_proof, Proof::kWin);
-    EXPECT_LE(next.root_proof_plies, first.root_proof_plies - 2);
+    EXPECT_LE(next.root_proof_plies, proven->proof_plies - 1);
     ASSERT_GE(next.best, 0);
     const Move played = next.children[std::size_t(next.best)].move;
     EXPECT_TRUE(mates_within(game.position(), played, next.root_proof_plies));
