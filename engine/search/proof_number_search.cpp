@@ -223,10 +223,6 @@ void ProofNumberSearch::search(const Position& pos, bool attacker, int plies_lef
   }
 }
 
-}  // namespace zh
-
-namespace zh {
-
 // Walks the proof: at an attacker position the proven check with the shortest mate, at a
 // defender position every legal reply. A position met again (a transposition) is walked once.
 void ProofNumberSearch::proof_moves(const Position& pos, const ProofResult& proof,
