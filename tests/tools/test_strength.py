@@ -277,6 +277,26 @@ class Losses(unittest.TestCase):
                                             "zhbot"))
 
 
+    def test_a_mate_reported_and_then_no_longer_is_listed_with_the_result(self):
+        kept = dict(game(1, True, "1-0"), plies=41,
+                    scores={"zhbot": [[30, "cp 900"], [34, "mate 4"], [36, "mate 3"]]})
+        let_go_won = dict(game(2, True, "1-0"), plies=61,
+                          scores={"zhbot": [[40, "mate 7"], [42, "cp 2100"], [44, "mate 5"]]})
+        let_go_lost = dict(game(3, False, "1-0"), plies=90,
+                           scores={"zhbot": [[65, "mate 13"], [67, "mate 12"], [69, "cp -64"]]})
+        none = dict(game(4, True, "0-1"), plies=50, scores={"zhbot": [[47, "mate -2"]]})
+        self.assertEqual(losses.mate_let_go(kept, "zhbot"), (34, None))
+        self.assertEqual(losses.mate_let_go(let_go_lost, "zhbot"), (65, 69))
+        self.assertIsNone(losses.mate_let_go(none, "zhbot"))
+        lines = self.lines([kept, let_go_won, let_go_lost, none])
+        self.assertIn("game 2: zhbot reported a mate for itself at ply 40 and none at ply 42; "
+                      "it won", lines)
+        self.assertIn("game 3: zhbot reported a mate for itself at ply 65 and none at ply 69; "
+                      "1-0", lines)
+        self.assertEqual(lines[-1], "2 of 3 games with a mate reported by zhbot for itself let "
+                         "it go at a later move, 1 of them not won")
+
+
 class JudgementLag(unittest.TestCase):
     def test_the_judge_scores_the_losers_positions_and_the_lag_is_its_score_behind(self):
         # zhbot has Black, the lone king against king and rook (Black moves first): the real

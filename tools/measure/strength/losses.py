@@ -1,5 +1,6 @@
 """The games a side lost: how each ended and how long before the end the side's own search
-saw it (the first mate reported against it; the score from which it stayed lost). With a judge
+saw it (the first mate reported against it; the score from which it stayed lost); and the
+games in which it reported a mate for itself and later no longer did. With a judge
 (Fairy-Stockfish at a fixed depth, run over the saved moves after the match, never during it):
 the ply from which the judge saw the side lost, and the judgement lag, how many plies later the
 side's own score did."""
@@ -45,6 +46,38 @@ def first_mate_warning(record, side):
         if score.startswith("mate -"):
             return record["plies"] - ply
     return None
+
+
+def is_own_mate(score):
+    """Whether a score ("mate 3"; the side to move's view) is a mate for the side to move."""
+    return score.startswith("mate ") and not score.startswith("mate -")
+
+
+def mate_let_go(record, side):
+    """(the ply of `side`'s first reported mate for itself, the first later ply of its own at
+    which it reported none), the second None while it kept it; None when it reported none."""
+    scores = record.get("scores", {}).get(side, [])
+    found = next((ply for ply, score in scores if is_own_mate(score)), None)
+    if found is None:
+        return None
+    return found, next((ply for ply, score in scores if ply > found and not is_own_mate(score)),
+                       None)
+
+
+def print_mates_let_go(results, a):
+    """The games in which `a` reported a mate for itself and no longer did at a later move: a
+    mate found and then lost sight of (the root prover's proofs were once not kept between
+    moves), and whether `a` still won."""
+    found = [(r, m) for r in results for m in [mate_let_go(r, a)] if m]
+    if not found:
+        return
+    let_go = [(r, m) for r, m in found if m[1] is not None]
+    for r, (first, dropped) in let_go:
+        print("game %d: %s reported a mate for itself at ply %d and none at ply %d; %s" % (
+            r["game"], a, first, dropped, "it won" if game_score(r, a) == 1 else r["result"]))
+    print("%d of %d games with a mate reported by %s for itself let it go at a later move, %d "
+          "of them not won" % (len(let_go), len(found), a,
+                               sum(game_score(r, a) != 1 for r, _ in let_go)))
 
 
 def side_plies(record, side):
@@ -122,6 +155,7 @@ def print_losses(results, a, judge_depth=None, judge=None):
         if judge:
             judge.quit()
     print("%d of %d games lost, %d of them by mate" % (len(lost), len(results), mates))
+    print_mates_let_go(results, a)
     if judge:
         print("judgement lag (judge: Fairy-Stockfish depth %d): %s over %d losses%s" % (
             judge.depth, "median %g plies" % statistics.median(lags) if lags else "no figure",
