@@ -276,7 +276,6 @@ class Losses(unittest.TestCase):
         self.assertIsNone(losses.lost_since(dict(r, scores={"zhbot": [[20, "cp 50"]]}),
                                             "zhbot"))
 
-
     def test_a_mate_reported_and_then_no_longer_is_listed_with_the_result(self):
         kept = dict(game(1, True, "1-0"), plies=41,
                     scores={"zhbot": [[30, "cp 900"], [34, "mate 4"], [36, "mate 3"]]})
