@@ -1,12 +1,14 @@
 """python3 -m tools.lab.relabel_games for real: the match records under a toy lab's strength
 folder labelled into LAB/data/recorded-NODES; a game added later is the only one the next run
-labels; a lab without records is said to have none."""
+labels, by the lab's own teacher build once there is one; a lab without records is said to have
+none."""
 import glob
 import json
 import os
 import unittest
 
 from tests.tools import lab_harness as h
+from tools.zhtools.fairy import FAIRY
 
 OPENING = "rnbqkbnr/ppp1pppp/3p4/8/8/2N1P3/PPPP1PPP/R1BQKBNR[] b KQkq - 0 2"
 
@@ -41,11 +43,19 @@ class RelabelGames(unittest.TestCase):
 
         with open(records, "a") as f:  # the queue plays on
             f.write(game("g8f6 c3e4", "1/2-1/2") + "\n")
+        # The lab's own teacher build, once there, labels (a wrapper that leaves a mark).
+        mark = os.path.join(lab, "teacher-started")
+        build = os.path.join(lab, "bin", "fairy-stockfish")
+        os.makedirs(os.path.dirname(build))
+        with open(build, "w") as f:
+            f.write('#!/bin/sh\necho >> "%s"\nexec "%s"\n' % (mark, FAIRY))
+        os.chmod(build, 0o755)
         second = self.relabel(lab)
         self.assertEqual(second.returncode, 0, second.stdout)
         self.assertIn("games        1 ", second.stdout)
         self.assertIn("2 games, 5 positions already in the folder", second.stdout)
         self.assertEqual(h.written(second.stdout), 1, second.stdout)
+        self.assertTrue(os.path.exists(mark), second.stdout)
 
 
 if __name__ == "__main__":

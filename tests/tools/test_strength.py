@@ -6,6 +6,7 @@ import fcntl
 import io
 import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -176,7 +177,10 @@ def counting_starts(test, target):
     `target` (a Python script for scripted_engine, or a path to execute); its path."""
     if not os.path.isabs(target):
         target = scripted_engine(test, target)
-    path = target + "-counted"
+    # Beside the test's own files, never beside an installed engine.
+    folder = tempfile.mkdtemp(prefix="counted-")
+    test.addCleanup(shutil.rmtree, folder, True)
+    path = os.path.join(folder, os.path.basename(target) + "-counted")
     with open(path, "w") as f:
         f.write('#!/bin/sh\necho start >> "$0.starts"\nexec "%s"\n' % target)
     os.chmod(path, 0o755)
@@ -199,6 +203,18 @@ class EngineReuse(unittest.TestCase):
         done = runner.run_match("zhbot:nodes=20", "fsf:nodes=20", 4, "0.1+0.1", out, engine,
                                 openings, 60, log=lambda *_: None)
         self.assertEqual(len(done), 4)
+        self.assertFalse([r["reason"] for r in done if match.failure(r["reason"])[0]])
+        self.assertEqual(starts(engine), 1)
+
+    def test_a_fairy_stockfish_side_plays_the_build_its_spec_names(self):
+        # fsf:bin=PATH, as the lab's teacher build is measured against Debian's binary: the
+        # named build plays (its wrapper counts one start), the other side is Debian's.
+        engine = counting_starts(self, match.FAIRY)
+        out = os.path.join(os.path.dirname(engine), "match.jsonl")
+        openings = runner.load_openings(runner.DEFAULT_OPENINGS)[:1]
+        done = runner.run_match("fsf:bin=%s,nodes=20" % engine, "fsf:nodes=20", 2, "0.1+0.1",
+                                out, "unused", openings, 60, log=lambda *_: None)
+        self.assertEqual(len(done), 2)
         self.assertFalse([r["reason"] for r in done if match.failure(r["reason"])[0]])
         self.assertEqual(starts(engine), 1)
 

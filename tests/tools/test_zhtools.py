@@ -13,7 +13,7 @@ from tests.tools.tool_process import run_tool, scripted_engine
 from tools.measure import deep_suites, suites
 from tools.measure.strength import runner
 from tools.zhtools import epd, lab, match, referee, timecontrol, uci
-from tools.zhtools.fairy import FairyStockfish
+from tools.zhtools.fairy import FAIRY, FairyStockfish
 from tools.zhtools.fairy import Line as FairyLine
 
 
@@ -54,6 +54,17 @@ class LabFolder(unittest.TestCase):
                 out = runner.default_results_file("matches", "zhbot", "fsf:nodes=1000", "1+1")
                 self.assertEqual(os.path.dirname(out), os.path.join(where, "strength", "matches"))
                 self.assertEqual(os.path.basename(out), "zhbot--fsf_nodes1000--1+1.jsonl")
+
+    def test_the_lab_labels_with_its_own_teacher_build_once_there_is_one(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with mock.patch.dict(os.environ, {"ZHBOT_LAB": tmp}):
+                self.assertEqual(lab.teacher_path(), FAIRY)
+                built = os.path.join(lab.lab_path("bin"), "fairy-stockfish")
+                with open(built, "w") as f:
+                    f.write("#!/bin/sh\n")
+                self.assertEqual(lab.teacher_path(), FAIRY)  # not executable: not a build
+                os.chmod(built, 0o755)
+                self.assertEqual(lab.teacher_path(), built)
 
     def test_the_default_lab_is_the_shells_and_outside_the_checkout(self):
         env = {k: v for k, v in os.environ.items() if k != "ZHBOT_LAB"}

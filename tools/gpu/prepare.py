@@ -65,7 +65,8 @@ def seeds_to_make(args):
 
 def prepare(args):
     carry = args.carry
-    carry_deps.carry_dependencies(carry)
+    # The lab's own teacher build when there is one (1.5 times the labels a core second).
+    carry_deps.carry_dependencies(carry, lab.teacher_path())
     os.makedirs(os.path.join(carry, "bin"), exist_ok=True)
     os.makedirs(os.path.join(carry, "chunks"), exist_ok=True)
     datagen_zhbot(args, os.path.join(carry, "bin", "zhbot"))

@@ -47,6 +47,10 @@ def parse_args(argv):
     p.add_argument("--datagen-opts", default="",
                    help="more datagen options, one string (the shared folder is then not used)")
     p.add_argument("--data-dir", help="the chunks' folder (default LAB/data/teacher-NODES)")
+    p.add_argument("--teacher", default=lab.teacher_path(),
+                   help="the Fairy-Stockfish that labels (default: the lab's 8x8 build "
+                   "LAB/bin/fairy-stockfish where tools.lab.teacher_build made one, else "
+                   "Debian's)")
     p.add_argument("--test-nodes", type=int, default=100000)
     p.add_argument("--test-games", type=int, default=40)
     p.add_argument("--test-set", help="the test set's folder (default LAB/data/test-TEST_NODES)")
@@ -126,7 +130,8 @@ class Pipeline:
             out = os.path.join(a.data_dir, "chunk-%d" % seed)
             argv = [a.zhbot, "datagen", "--out", out, "--nodes", str(a.nodes), "--games",
                     str(a.chunk_games), "--workers", str(a.workers), "--seed", str(seed),
-                    "--progress", "60", *recipe.split_opts(a.datagen_opts)]
+                    "--teacher", a.teacher, "--progress", "60",
+                    *recipe.split_opts(a.datagen_opts)]
             for attempt in (1, 2, 3):
                 if attempt > 1:
                     shutil.rmtree(out, ignore_errors=True)
@@ -144,7 +149,7 @@ class Pipeline:
         shutil.rmtree(shards, ignore_errors=True)
         subprocess.run([a.zhbot, "datagen", "--out", shards, "--nodes", str(a.test_nodes),
                         "--games", str(a.test_games), "--workers", str(a.workers), "--seed",
-                        str(a.test_nodes), "--progress", "60"], stdout=log,
+                        str(a.test_nodes), "--teacher", a.teacher, "--progress", "60"], stdout=log,
                        stderr=subprocess.STDOUT, check=True)
 
     # ---- network ----

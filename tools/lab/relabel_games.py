@@ -4,7 +4,7 @@ LAB/strength/ (the SPRT queue's tests and the matches, one game a line) through
 games added since the last run are labelled; tools/lab/lab_chunks.sh runs it before the chunks,
 so the queue's new games are labelled in every session. Why: training/README.md, "Recorded games".
 
-  python3 -m tools.lab.relabel_games [--zhbot Z] [--nodes N] [--workers W]
+  python3 -m tools.lab.relabel_games [--zhbot Z] [--nodes N] [--workers W] [--teacher PATH]
 """
 import argparse
 import glob
@@ -26,6 +26,8 @@ def main(argv=None):
     p.add_argument("--nodes", type=int, default=3000,
                    help="teacher nodes a position (the teacher chunks' budget)")
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--teacher", default=lab.teacher_path(),
+                   help="the Fairy-Stockfish that labels (default: tools.zhtools.lab.teacher_path)")
     a = p.parse_args(argv)
     records = game_records(os.path.join(lab.lab_dir(), "strength"))
     if not records:
@@ -34,7 +36,8 @@ def main(argv=None):
     out = lab.lab_path("data", "recorded-%d" % a.nodes)
     print("relabel_games: %d record file(s) into %s" % (len(records), out), flush=True)
     return subprocess.run([a.zhbot, "datagen", "--relabel", *records, "--out", out, "--nodes",
-                           str(a.nodes), "--workers", str(a.workers), "--progress", "300"]
+                           str(a.nodes), "--workers", str(a.workers), "--teacher", a.teacher,
+                           "--progress", "300"]
                           ).returncode
 
 

@@ -6,6 +6,7 @@ import os
 import re
 
 from tools.zhtools import ROOT
+from tools.zhtools.fairy import FAIRY
 
 LAB_SH = os.path.join(ROOT, "tools", "lab", "lab.sh")
 DEFAULT_LINE = re.compile(r"^ZHBOT_LAB=\$\{ZHBOT_LAB:-([^}]+)\}$", re.M)
@@ -44,3 +45,11 @@ def shared_data_dir():
 def teacher_dir(nodes):
     """The lab's teacher chunks at `nodes` nodes a position (not created)."""
     return os.path.join(lab_dir(), "data", "teacher-%d" % nodes)
+
+
+def teacher_path():
+    """The Fairy-Stockfish that labels the lab's data: the lab's own 8x8 build
+    (LAB/bin/fairy-stockfish, made by tools/lab/teacher_build.py) when it is there, else the
+    one the tools use everywhere else (Debian's, or $ZHBOT_FAIRY)."""
+    built = os.path.join(lab_dir(), "bin", "fairy-stockfish")
+    return built if os.access(built, os.X_OK) else FAIRY

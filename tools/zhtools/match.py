@@ -66,7 +66,8 @@ class Player:
                          ("Ponder", "true" if ponder else "false")]
             handshake += [(k, v) for k, v in self.opts.items() if k not in GO_LIMITS + ("bin",)]
         else:
-            self.engine = UciEngine(spec, [FAIRY])
+            # bin=PATH plays another build of Fairy-Stockfish (the lab's teacher build, say).
+            self.engine = UciEngine(spec, [self.opts.get("bin", FAIRY)])
             handshake = [("Threads", "1"), ("Hash", "16")]
             if "skill" in self.opts:
                 handshake.append(("Skill Level", self.opts["skill"]))

@@ -17,8 +17,9 @@ Engine specs:
   zhbot[:NAME=VALUE,...]  `zhbot uci` with those engine options (always Threads 1 for the search
                           and nn_threads 1: one core per side), ponder off; nodes=N or depth=D
                           bound every move instead of the clock (equal work for two networks)
-  fsf[:nodes=N|depth=D|skill=S]  Fairy-Stockfish 11.1, Threads 1, Hash 16; nodes/depth bound
-                          every move, skill sets its Skill Level (clock-limited)
+  fsf[:nodes=N|depth=D|skill=S|bin=PATH]  Fairy-Stockfish 11.1, Threads 1, Hash 16; nodes/depth
+                          bound every move, skill sets its Skill Level (clock-limited), bin plays
+                          another build (the lab's teacher build, say)
 Each opening is played twice, colours swapped. Clocks are kept here, in lichess notation
 (1+1: one minute on each clock plus one second a move); a side whose clock runs out loses.
 Results are appended to a JSONL file as games finish, so an interrupted match resumes where it
