@@ -1,7 +1,7 @@
 """python3 -m tools.lab.relabel_games for real: the match records under a toy lab's strength
 folder labelled into LAB/data/recorded-NODES; a game added later is the only one the next run
-labels, by the lab's own teacher build once there is one; a lab without records is said to have
-none."""
+labels, by the lab's own teacher build once there is one; games without zhbot are left out; a lab
+without records is said to have none."""
 import glob
 import json
 import os
@@ -33,6 +33,12 @@ class RelabelGames(unittest.TestCase):
         os.makedirs(os.path.dirname(records))
         with open(records, "w") as f:
             f.write(game("g8f6 d2d4 c7c6", "0-1") + "\n" + game("g8f6 g1f3", "1-0") + "\n")
+        # Fairy-Stockfish against itself (a check of a teacher build) is no game of zhbot's.
+        teacher_only = os.path.join(lab, "strength", "teacher", "fsf.jsonl")
+        os.makedirs(os.path.dirname(teacher_only))
+        with open(teacher_only, "w") as f:
+            f.write(json.dumps({"opening": OPENING, "moves": "a7a6 a2a3", "result": "1-0",
+                                "white": "fsf:nodes=3000", "black": "fsf:nodes=3000"}) + "\n")
         first = self.relabel(lab)
         self.assertEqual(first.returncode, 0, first.stdout)
         self.assertIn("games        2 ", first.stdout)

@@ -1,13 +1,15 @@
 """The positions of the lab's recorded games, labelled by the teacher: every game record under
-LAB/strength/ (the SPRT queue's tests and the matches, one game a line) through
-`zhbot datagen --relabel` into LAB/data/recorded-NODES. The run takes up the folder, so only the
-games added since the last run are labelled; tools/lab/lab_chunks.sh runs it before the chunks,
-so the queue's new games are labelled in every session. Why: training/README.md, "Recorded games".
+LAB/strength/ in which zhbot played (the SPRT queue's tests and the matches, one game a line)
+through `zhbot datagen --relabel` into LAB/data/recorded-NODES. The run takes up the folder, so
+only the games added since the last run are labelled; tools/lab/lab_chunks.sh runs it before the
+chunks, so the queue's new games are labelled in every session. Why: training/README.md,
+"Recorded games".
 
   python3 -m tools.lab.relabel_games [--zhbot Z] [--nodes N] [--workers W] [--teacher PATH]
 """
 import argparse
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -15,9 +17,24 @@ import sys
 from tools.zhtools import ROOT, lab
 
 
+def zhbot_played(path):
+    """Whether zhbot played a side in the match record `path` (its first game says: a match keeps
+    its two engines). Fairy-Stockfish against itself (a check of the teacher's build, say) is
+    teacher data, not zhbot's own games."""
+    with open(path) as f:
+        first = f.readline()
+    try:
+        game = json.loads(first)
+    except ValueError:
+        return False
+    return any(str(game.get(side, "")).startswith("zhbot") for side in ("white", "black"))
+
+
 def game_records(strength_dir):
-    """Every match record (*.jsonl) under `strength_dir`, sorted; none when it does not exist."""
-    return sorted(glob.glob(os.path.join(strength_dir, "**", "*.jsonl"), recursive=True))
+    """Every match record (*.jsonl) under `strength_dir` in which zhbot played, sorted; none when
+    the folder does not exist."""
+    return [path for path in sorted(glob.glob(os.path.join(strength_dir, "**", "*.jsonl"),
+                                              recursive=True)) if zhbot_played(path)]
 
 
 def main(argv=None):
