@@ -13,6 +13,7 @@ import unittest
 
 from tests.tools import lab_harness as h
 from tools.zhtools import recipe
+from tools.zhtools.fairy import FAIRY
 
 
 def write(path, text, mode="w"):
@@ -128,6 +129,9 @@ class LabStatus(unittest.TestCase):
         self.assertIn("lab %s: %s's %d chunks of %d games at %d nodes, seeds %d-%d\n"
                       % (lab, r["name"], r["chunks"], r["chunk_games"], r["nodes"], r["seed"],
                          r["seed"] + r["chunks"] - 1), plain.stdout)
+        # Which Fairy-Stockfish labels: the lab has no build of its own here.
+        self.assertIn("teacher: %s (python3 -m tools.lab.teacher_build makes one" % FAIRY,
+                      plain.stdout)
 
 
 if __name__ == "__main__":

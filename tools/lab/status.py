@@ -1,12 +1,13 @@
-"""Where the next network's run stands, in one screen for a session's note: each of the recipe's
-chunk seeds done, under way or missing, every chunk marked done checked again with
-training.check_chunk (its positions, its games, that they are its seed's), the totals and the
-seeds done as ranges, a chunk under way's games and time left, and the hours the chunks still
-to make cost at the pace of the last one made here; then the held-out test set, the own-game
-positions (recorded games relabelled, own games), the training's
-step, the hours it has left and its last validation, the held-out top-1 of the new and the
-shipped network, the gate and the match. It only reads the lab, so it is safe beside the
-running jobs (a chunk under way is counted by its closed shards and its log's last line).
+"""Where the next network's run stands, in one screen for a session's note: the Fairy-Stockfish
+that labels (tools.zhtools.lab.teacher_path), each of the recipe's chunk seeds done, under way or
+missing, every chunk marked done checked again with training.check_chunk (its positions, its
+games, that they are its seed's), the totals and the seeds done as ranges, a chunk under way's
+games and time left, and the hours the chunks still to make cost at the pace of the last one
+made here; then the held-out test set, the own-game positions (recorded games relabelled, own
+games), the training's step, the hours it has left and its last validation, the held-out top-1
+of the new and the shipped network, the gate and the match. It only reads the lab, so it is safe
+beside the running jobs (a chunk under way is counted by its closed shards and its log's last
+line).
 
 Exits 1 when a chunk marked done fails its check (the line says why): training on it would
 waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
@@ -20,6 +21,7 @@ import re
 import sys
 
 from tools.zhtools import chunk_import, lab, recipe
+from tools.zhtools.fairy import FAIRY
 
 VERDICT = re.compile(r": (\d+) positions from (\d+) of ")
 # datagen's progress line: "datagen: 57955 positions (...), 921 games, ... ETA 0h06m46s"
@@ -190,6 +192,9 @@ def main(argv=None):
     print("lab %s: %s's %d chunks of %d games at %d nodes, seeds %d-%d"
           % (lab.lab_dir(), r["name"], r["chunks"], r["chunk_games"], r["nodes"], r["seed"],
              r["seed"] + r["chunks"] - 1))
+    teacher = lab.teacher_path()
+    print("teacher: %s (%s)" % (teacher, "the lab's 8x8 build" if teacher != FAIRY else
+                                "python3 -m tools.lab.teacher_build makes one 1.5 times as fast"))
     faults = chunks_report(r, lab.teacher_dir(r["nodes"]))
     test_set_report(os.path.join(lab.lab_dir(), "data", "test-%d" % args.test_nodes),
                     args.test_nodes)
