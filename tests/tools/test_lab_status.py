@@ -46,7 +46,15 @@ class LabStatus(unittest.TestCase):
         write(chunk(7) + ".log", "throughput   2.0 labelled positions/s; teacher alone 2.1\n")
         write(chunk(8) + ".log", "throughput   9.0 labelled positions/s; teacher alone 9.1\n")
         write(chunk(8) + ".source", "")
-        write(chunk(11) + ".log", "datagen: 1200 positions (321.9/s), 19 games, 3 duplicates "
+        # Two runs: the second took up the first's 9 games and counts only its own 19.
+        write(chunk(11) + ".log",
+              "datagen: seed 11, 1 worker(s), teacher fsf at 50 nodes, MultiPV 4, out c\n"
+              "datagen: 600 positions (300.0/s), 9 games, 1 duplicates skipped, 0 games lost, "
+              "elapsed 0h02m00s, ETA 0h08m00s\n"
+              "datagen: seed 11, 1 worker(s), teacher fsf at 50 nodes, MultiPV 4, out c\n"
+              "datagen: taking up c: 9 games of this work (600 positions) in 1 shard(s) from an "
+              "earlier run; 0 unfinished shard(s) removed, their games are played again\n"
+              "datagen: 1200 positions (321.9/s), 19 games, 3 duplicates "
               "skipped, 0 games lost, elapsed 0h03m00s, ETA 0h06m46s\n")
         # The gate: the new network (its model file named after the run) wins with White and
         # draws with Black; a match file naming no player of this run is said so.
@@ -72,7 +80,7 @@ class LabStatus(unittest.TestCase):
                          % positions[7])
         self.assertRegex(out, r"(?m)^chunk-9  FAULT")
         self.assertRegex(out, r"(?m)^chunk-10  FAULT .*not among seed 10's first 1 games")
-        self.assertRegex(out, r"(?m)^chunk-11  under way +0 shard\(s\) closed; 19 games so far, "
+        self.assertRegex(out, r"(?m)^chunk-11  under way +0 shard\(s\) closed; 28 games so far, "
                          r"0h06m46s left$")
         total = positions[7] + positions[8]
         self.assertRegex(out, r"(?m)^chunks done: 2 of 6 \(7-8\), %d positions from 2 games; "

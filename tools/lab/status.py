@@ -27,6 +27,9 @@ VERDICT = re.compile(r": (\d+) positions from (\d+) of ")
 # datagen's progress line: "datagen: 57955 positions (...), 921 games, ... ETA 0h06m46s"
 PROGRESS = re.compile(r"^datagen: .*, (\d+) games, .*ETA (.*)$")
 THROUGHPUT = re.compile(r"^throughput *([0-9.]+) labelled positions/s")
+# A datagen run's first line, and the games an earlier run left that it takes up.
+RUN_START = re.compile(r"^datagen: seed ")
+TAKEN_UP = re.compile(r"^datagen: taking up .*: (\d+) games of this work")
 # training's progress line: "[###...] step 387/25000  403 samples/s  loss 1.9845  ETA 08:41:41"
 TRAIN_PROGRESS = re.compile(r"step (\d+)/(\d+) +(\d+) samples/s.*ETA (.*)$")
 
@@ -61,6 +64,15 @@ def last_match(pattern, lines):
     return None
 
 
+def games_so_far(lines):
+    """The games of a chunk under way by its log: the last run's progress, plus what that run
+    took up from the runs before it (each run counts only its own games)."""
+    start = max((i for i, line in enumerate(lines) if RUN_START.match(line)), default=0)
+    taken = last_match(TAKEN_UP, lines[start:])
+    progress = last_match(PROGRESS, lines[start:])
+    return (int(taken.group(1)) if taken else 0) + (int(progress.group(1)) if progress else 0)
+
+
 def chunks_report(r, data):
     """Prints the chunks' lines and totals; returns the count of faulty chunks."""
     done, missing, faults, positions, games = [], [], 0, 0, 0
@@ -82,8 +94,10 @@ def chunks_report(r, data):
         else:
             if os.path.isdir(chunk):
                 shards = len(glob.glob(os.path.join(chunk, "*.zhrec")))
-                found = last_match(PROGRESS, read_lines(chunk + ".log"))
-                progress = ("; %s games so far, %s left" % found.groups()) if found else ""
+                lines = read_lines(chunk + ".log")
+                found = last_match(PROGRESS, lines)
+                progress = ("; %d games so far, %s left" % (games_so_far(lines),
+                                                            found.group(2))) if found else ""
                 print("chunk-%d  under way    %d shard(s) closed%s" % (seed, shards, progress))
             missing.append(seed)
     print("chunks done: %d of %d (%s), %d positions from %d games; still to make: %s"
