@@ -94,10 +94,11 @@ fuzz_packages() {
 
 # Developer tools: ccache (the build uses it when it is there; the images build once and do
 # without), the demo and the Python tools of tools/, process tools the e2e tests use,
-# docker-compose (v1) so the compose test can validate docker/compose*.yaml, and the style
-# checks of `make lint` (clang-format, flake8).
+# docker-compose (v1) so the compose test can validate docker/compose*.yaml, the style
+# checks of `make lint` (clang-format, flake8), and dpkg-dev, whose dpkg-source unpacks the
+# Fairy-Stockfish source the lab's teacher build compiles (tools/lab/teacher_build.py).
 tool_packages() {
-  echo ccache python3 procps curl docker-compose clang-format flake8
+  echo ccache python3 procps curl docker-compose clang-format flake8 dpkg-dev
 }
 
 # What the zhbot binary loads at run time (its readelf NEEDED entries, by package); the names
