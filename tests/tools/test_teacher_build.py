@@ -4,6 +4,7 @@ import os
 import stat
 import tempfile
 import unittest
+from unittest import mock
 
 from tools.lab import teacher_build
 from tools.zhtools.fairy import FAIRY
@@ -39,6 +40,21 @@ class CheckAgainstDebian(unittest.TestCase):
             with self.assertRaises(SystemExit) as e:
                 teacher_build.check_against_debian(chess)
             self.assertIn("not installed", str(e.exception))
+
+
+class IfMissing(unittest.TestCase):
+    def test_a_lab_that_has_its_build_is_left_as_it_is(self):
+        # The chunk job asks at every start; a build already there is neither fetched nor made.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "fairy-stockfish")
+            with open(out, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(out, 0o755)
+            with mock.patch.object(teacher_build, "fetch_source") as fetch:
+                self.assertEqual(teacher_build.main(["--out", out, "--if-missing"]), 0)
+            fetch.assert_not_called()
+            with open(out) as f:
+                self.assertEqual(f.read(), "#!/bin/sh\n")
 
 
 if __name__ == "__main__":

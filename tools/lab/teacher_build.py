@@ -8,7 +8,7 @@ the positions a CPU second at the same nodes a position, and plays at least as w
 nodes (training/README.md, "The teacher build"). Debian's binary stays the referee and the
 opponent of every match, so that the figures in docs/ keep one yardstick.
 
-  python3 -m tools.lab.teacher_build [--out PATH] [--arch ARCH] [--jobs N]
+  python3 -m tools.lab.teacher_build [--out PATH] [--arch ARCH] [--jobs N] [--if-missing]
 """
 import argparse
 import glob
@@ -107,7 +107,12 @@ def main(argv=None):
     p.add_argument("--out", default=os.path.join(lab.lab_dir(), "bin", "fairy-stockfish"))
     p.add_argument("--arch", help="Fairy-Stockfish's ARCH (default: chosen from /proc/cpuinfo)")
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--if-missing", action="store_true",
+                   help="do nothing when --out is there already (tools/lab/lab_chunks.sh)")
     a = p.parse_args(argv)
+    if a.if_missing and os.access(a.out, os.X_OK):
+        print("teacher_build: %s is there" % a.out)
+        return 0
     if not a.arch:
         with open("/proc/cpuinfo") as f:
             a.arch = choose_arch(f.read())
