@@ -76,9 +76,12 @@ def fetch_source(work):
     for d in ("lists/partial", "cache/archives/partial"):
         os.makedirs(os.path.join(work, d))
     opts = source_lists(work)
-    subprocess.run(["apt-get", *opts, "update"], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["apt-get", *opts, "source", "%s=%s" % (PACKAGE, version.stdout)],
-                   cwd=work, check=True, stdout=subprocess.DEVNULL)
+    for what in (["update"], ["source", "%s=%s" % (PACKAGE, version.stdout)]):
+        got = subprocess.run(["apt-get", *opts, *what], cwd=work, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        if got.returncode != 0:
+            raise SystemExit("teacher_build: apt-get %s failed (Debian's source packages "
+                             "unreachable?):\n%s" % (what[0], got.stdout[-2000:]))
     trees = [d for d in glob.glob(os.path.join(work, PACKAGE + "-*")) if os.path.isdir(d)]
     if len(trees) != 1:
         raise SystemExit("teacher_build: no unpacked source of %s %s in the download"
