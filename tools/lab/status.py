@@ -64,13 +64,16 @@ def last_match(pattern, lines):
     return None
 
 
-def games_so_far(lines):
-    """The games of a chunk under way by its log: the last run's progress, plus what that run
-    took up from the runs before it (each run counts only its own games)."""
+def progress_so_far(lines):
+    """(games, time left) of a chunk under way by its log, or None before its first progress
+    line: the last run's progress plus what that run took up from the runs before it (each run
+    counts only its own games)."""
     start = max((i for i, line in enumerate(lines) if RUN_START.match(line)), default=0)
-    taken = last_match(TAKEN_UP, lines[start:])
     progress = last_match(PROGRESS, lines[start:])
-    return (int(taken.group(1)) if taken else 0) + (int(progress.group(1)) if progress else 0)
+    if not progress:
+        return None
+    taken = last_match(TAKEN_UP, lines[start:])
+    return (int(taken.group(1)) if taken else 0) + int(progress.group(1)), progress.group(2)
 
 
 def chunks_report(r, data):
@@ -94,10 +97,8 @@ def chunks_report(r, data):
         else:
             if os.path.isdir(chunk):
                 shards = len(glob.glob(os.path.join(chunk, "*.zhrec")))
-                lines = read_lines(chunk + ".log")
-                found = last_match(PROGRESS, lines)
-                progress = ("; %d games so far, %s left" % (games_so_far(lines),
-                                                            found.group(2))) if found else ""
+                found = progress_so_far(read_lines(chunk + ".log"))
+                progress = ("; %d games so far, %s left" % found) if found else ""
                 print("chunk-%d  under way    %d shard(s) closed%s" % (seed, shards, progress))
             missing.append(seed)
     print("chunks done: %d of %d (%s), %d positions from %d games; still to make: %s"

@@ -91,7 +91,7 @@ def fetch_source(work):
 
 def check_against_debian(binary):
     """Raises SystemExit unless `binary` counts every PERFT_CHECKS position as Debian's does."""
-    engines = [FairyStockfish([("UCI_Variant", "crazyhouse")], name=n, path=p)
+    engines = [FairyStockfish(name=n, path=p)  # the handshake sets crazyhouse
                for n, p in (("debian", FAIRY), ("teacher build", binary))]
     try:
         for position, depth in PERFT_CHECKS:

@@ -13,12 +13,12 @@ The positions are every position of the first --games games of a match record (t
 tools.measure.strength writes), from each game's opening.
 """
 import argparse
-import json
 import math
 import os
 import statistics
 import sys
 
+from tools.measure.strength import runner
 from tools.zhtools.fairy import FAIRY, FairyStockfish
 from tools.zhtools.uci import position_command
 
@@ -32,16 +32,8 @@ def cpu_seconds(pid):
 
 def load_games(path, count, skip=0):
     """(opening FEN, [moves]) of `count` games of a match record, after its first `skip`."""
-    games = []
-    with open(path) as f:
-        for number, line in enumerate(f):
-            if number < skip:
-                continue
-            record = json.loads(line)
-            games.append((record["opening"], record["moves"].split()))
-            if len(games) == count:
-                break
-    return games
+    return [(r["opening"], r["moves"].split())
+            for r in runner.load_results(path)[skip:skip + count]]
 
 
 def label(binary, games, nodes, multipv):
