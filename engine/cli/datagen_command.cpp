@@ -194,6 +194,7 @@ void add_datagen_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber)
       ->default_str("10");
   cmd->add_option("--progress", o.progress_seconds, "seconds between progress lines")
+      ->check(CLI::Range(0.1, 86400.0))
       ->default_str("10");
   cmd->callback([a] { run_datagen_command(*a); });
 }

@@ -1,10 +1,10 @@
-"""python3 -m tools.lab.status on a toy lab (seconds): a good chunk is counted with the
-positions datagen wrote, a chunk marked done that fails its check (a damaged shard, another
-seed's games) is named and makes the status exit 1, a chunk under way (with its games and time
-left) and a missing one are listed as still to make, the seeds come out as ranges, the rest is
-costed at the pace of the last chunk made here, own-game data is counted, the gate's score is
-the new network's, a training under way is given its step, time left and last validation, and
-with no options it is the recipe's."""
+"""python3 -m tools.lab.status on a toy lab (seconds): a good chunk is counted with the positions
+datagen wrote, a chunk marked done that fails its check (a damaged shard, another seed's games) is
+named and makes the status exit 1, a chunk under way (with its games and time left) and a missing
+one are listed as still to make (one the shared folder holds as to import), the seeds come out as
+ranges, the rest is costed at the pace of the last chunk made here, own-game data is counted, the
+gate's score is the new network's, a training under way is given its step, time left and last
+validation, and with no options it is the recipe's."""
 import glob
 import os
 import re
@@ -67,7 +67,10 @@ class LabStatus(unittest.TestCase):
         write(os.path.join(run, "match.jsonl"),
               '{"game": 1, "white": "%s", "black": "zhbot:model=models/other.pt", '
               '"result": "1-0", "reason": "checkmate"}\n' % old)
-        env = {"ZHBOT_LAB": lab}
+        # The shared folder (none of its seeds yet: the first status sees the lab alone).
+        shared = os.path.join(work, "shared", "teacher-50")
+        os.makedirs(shared)
+        env = {"ZHBOT_LAB": lab, "ZHBOT_SHARED_DATA": os.path.dirname(shared)}
 
         def status():
             return h.run("tools.lab.status", "--name", "toy-net", "--seed", 7, "--chunks", 6,
@@ -104,6 +107,16 @@ class LabStatus(unittest.TestCase):
         rest = 4 * (total // 2) // 2
         self.assertRegex(sound.stdout, r"(?m)^the rest: %dh%02dm for 4 chunk\(s\) at chunk-7's "
                          r"2\.0 labelled positions/s$" % (rest // 3600, rest % 3600 // 60))
+
+        # A missing seed the shared folder holds is imported, not made: listed apart, no cost.
+        write(os.path.join(shared, "chunk-12.tar.xz"), "")
+        taken = status().stdout
+        self.assertRegex(taken, r"(?m)^chunks done: 2 of 6 \(7-8\), %d positions from 2 games; "
+                         r"still to make: 9-11; to import from the shared folder: 12$" % total)
+        rest = 3 * (total // 2) // 2
+        self.assertRegex(taken, r"(?m)^the rest: %dh%02dm for 3 chunk\(s\) at chunk-7's "
+                         r"2\.0 labelled positions/s$" % (rest // 3600, rest % 3600 // 60))
+        os.remove(os.path.join(shared, "chunk-12.tar.xz"))
 
         # Own-game positions: a relabelled folder, counted by its complete shards.
         recorded = os.path.join(lab, "data", "recorded-50")

@@ -1,13 +1,13 @@
-"""Where the next network's run stands, in one screen for a session's note: the Fairy-Stockfish
-that labels (tools.zhtools.lab.teacher_path), each of the recipe's chunk seeds done, under way or
-missing, every chunk marked done checked again with training.check_chunk (its positions, its
-games, that they are its seed's), the totals and the seeds done as ranges, a chunk under way's
-games and time left, and the hours the chunks still to make cost at the pace of the last one
-made here; then the held-out test set, the own-game positions (recorded games relabelled, own
-games), the training's step, the hours it has left and its last validation, the held-out top-1
-of the new and the shipped network, the gate and the match. It only reads the lab, so it is safe
-beside the running jobs (a chunk under way is counted by its closed shards and its log's last
-line).
+"""Where the next network's run stands, in one screen for a session's note: the Fairy-Stockfish that
+labels (tools.zhtools.lab.teacher_path), each of the recipe's chunk seeds done, under way or
+missing, every chunk marked done checked again with training.check_chunk (its positions, its games,
+that they are its seed's), the totals and the seeds done as ranges, a chunk under way's games and
+time left, and the hours the chunks still to make (not those the shared folder holds, which are
+imported) cost at the pace of the last one made here; then the held-out test set, the own-game
+positions (recorded games relabelled, own games), the training's step, the hours it has left and its
+last validation, the held-out top-1 of the new and the shipped network, the gate and the match. It
+only reads the lab, so it is safe beside the running jobs (a chunk under way is counted by its
+closed shards and its log's last line).
 
 Exits 1 when a chunk marked done fails its check (the line says why): training on it would
 waste hours; remove its folder and marker, and the chunk job makes it again from its seed.
@@ -101,8 +101,14 @@ def chunks_report(r, data):
                 progress = ("; %d games so far, %s left" % found) if found else ""
                 print("chunk-%d  under way    %d shard(s) closed%s" % (seed, shards, progress))
             missing.append(seed)
-    print("chunks done: %d of %d (%s), %d positions from %d games; still to make: %s"
-          % (len(done), r["chunks"], ranges(done), positions, games, ranges(missing)))
+    # A missing seed the shared folder holds is imported when the chunk job reaches it: no cost.
+    shared_dir = os.path.join(lab.shared_data_dir(), "teacher-%d" % r["nodes"])
+    shared = [s for s in missing
+              if os.path.exists(os.path.join(shared_dir, "chunk-%d.tar.xz" % s))]
+    missing = [s for s in missing if s not in shared]
+    print("chunks done: %d of %d (%s), %d positions from %d games; still to make: %s%s"
+          % (len(done), r["chunks"], ranges(done), positions, games, ranges(missing),
+             "; to import from the shared folder: %s" % ranges(shared) if shared else ""))
     # What the rest costs: the chunks still to make at the labelling pace of the last chunk
     # made here (a pace, not a duration, so a chunk resumed across sessions counts right),
     # each the size of the chunks done.
