@@ -56,8 +56,7 @@ def seeds_to_make(args):
         if len(seeds) >= wanted:
             break
         made = os.path.exists(os.path.join(lab.teacher_dir(args.nodes), "chunk-%d.done" % seed))
-        shared = os.path.exists(os.path.join(lab.shared_data_dir(), "teacher-%d" % args.nodes,
-                                             "chunk-%d.tar.xz" % seed))
+        shared = os.path.exists(lab.shared_chunk(args.nodes, seed))
         if not made and not shared:
             seeds.append(seed)
     return seeds

@@ -112,8 +112,7 @@ class Pipeline:
         a = self.a
 
         def make(log):
-            archive = os.path.join(lab.shared_data_dir(), "teacher-%d" % a.nodes,
-                                   "chunk-%d.tar.xz" % seed)
+            archive = lab.shared_chunk(a.nodes, seed)
             if os.path.isfile(archive) and not a.datagen_opts:
                 ok, verdict = chunk_import.import_chunk(archive, a.data_dir, seed, a.chunk_games,
                                                         a.nodes)

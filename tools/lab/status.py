@@ -102,9 +102,7 @@ def chunks_report(r, data):
                 print("chunk-%d  under way    %d shard(s) closed%s" % (seed, shards, progress))
             missing.append(seed)
     # A missing seed the shared folder holds is imported when the chunk job reaches it: no cost.
-    shared_dir = os.path.join(lab.shared_data_dir(), "teacher-%d" % r["nodes"])
-    shared = [s for s in missing
-              if os.path.exists(os.path.join(shared_dir, "chunk-%d.tar.xz" % s))]
+    shared = [s for s in missing if os.path.exists(lab.shared_chunk(r["nodes"], s))]
     missing = [s for s in missing if s not in shared]
     print("chunks done: %d of %d (%s), %d positions from %d games; still to make: %s%s"
           % (len(done), r["chunks"], ranges(done), positions, games, ranges(missing),

@@ -42,6 +42,11 @@ def shared_data_dir():
                            or os.path.join(os.path.dirname(ROOT), "shared", "data"))
 
 
+def shared_chunk(nodes, seed):
+    """The shared folder's packed chunk of `seed` at `nodes` nodes a position (it may not exist)."""
+    return os.path.join(shared_data_dir(), "teacher-%d" % nodes, "chunk-%d.tar.xz" % seed)
+
+
 def teacher_dir(nodes):
     """The lab's teacher chunks at `nodes` nodes a position (not created)."""
     return os.path.join(lab_dir(), "data", "teacher-%d" % nodes)
