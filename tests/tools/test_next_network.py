@@ -3,7 +3,9 @@
 refereed gate and match against the previous network), an interrupted run goes on where it
 stopped instead of starting over, --data-only adds chunks and trains nothing, a format 2.0 run
 trains on re-encoded copies of the same chunks, and bad inputs are named before any work."""
+import contextlib
 import glob
+import io
 import os
 import re
 import subprocess
@@ -39,7 +41,16 @@ class NextNetwork(unittest.TestCase):
     def pipeline(self, *extra, folder=None, env=None, chunk_job=False):
         """A run with the toy settings (`extra` last, so they win); with `chunk_job`, through
         tools/lab/lab_chunks.sh (the background data job's command line)."""
-        args = [folder or self.dir, "--zhbot", h.zhbot(), "--base-data",
+        args = self.pipeline_args(*extra, folder=folder)
+        env = dict(self.env, **(env or {}))
+        if chunk_job:
+            return subprocess.run(["bash", os.path.join(h.ROOT, "tools/lab/lab_chunks.sh"),
+                                   *map(str, args)], env=dict(os.environ, **env),
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return h.run("tools.lab.next_network", *args, env=env)
+
+    def pipeline_args(self, *extra, folder=None):
+        return [folder or self.dir, "--zhbot", h.zhbot(), "--base-data",
                 os.path.join(self.work, "base"), "--previous",
                 os.path.join(self.work, "previous.pt"), "--name", "toy-next", "--chunks", 2,
                 "--chunk-games", 1, "--nodes", 50, "--seed", 7, "--datagen-opts",
@@ -48,13 +59,8 @@ class NextNetwork(unittest.TestCase):
                 "--batch-size 16 --validation-permille 500 --epoch-steps 10 --seed 1",
                 "--eval-positions", 0, "--eval-permille", 500, "--match-games", 2,
                 "--match-tc", "0.05+0.05", "--match-max-plies", 60, "--workers", 1,
-                "--gate-games", 2, "--gate-nodes", 20, "--gate-min", 0, *extra]
-        env = dict(self.env, **(env or {}))
-        if chunk_job:
-            return subprocess.run(["bash", os.path.join(h.ROOT, "tools/lab/lab_chunks.sh"),
-                                   *map(str, args)], env=dict(os.environ, **env),
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        return h.run("tools.lab.next_network", *args, env=env)
+                "--gate", "games", "--gate-games", 2, "--gate-nodes", 20, "--gate-min", 0,
+                *extra]
 
     def lines(self, path):
         with open(path) as f:
@@ -168,6 +174,53 @@ class NextNetwork(unittest.TestCase):
         bad = self.pipeline("--input-format", "3.0", folder=os.path.join(self.work, "v3"))
         self.assertNotEqual(bad.returncode, 0)
         self.assertIn("invalid choice: '3.0'", bad.stdout)
+
+    def test_4_the_sprt_gate_plays_the_match_only_on_h1_and_goes_on_with_more_pairs(self):
+        # test_1's run: everything done but the SPRT gate; its match made again when it passes.
+        match = os.path.join(self.dir, "match.jsonl")
+        for f in (match, os.path.join(self.dir, "match.done")):
+            if os.path.exists(f):
+                os.remove(f)
+        sprt_games = os.path.join(self.dir, "gate-sprt.jsonl")
+        one = self.pipeline("--gate", "sprt", "--gate-max-pairs", 1)
+        self.assertEqual(one.returncode, 0, one.stdout)
+        self.assertRegex(one.stdout, r"(?m)^== gate: toy-next, SPRT\(0, 20\) normalized Elo.* "
+                         r"at 20 nodes a move: 1 pairs")
+        self.assertIn("no verdict within 1 pairs", one.stdout)
+        self.assertIn("no timed match", one.stdout)
+        self.assertFalse(os.path.exists(match))
+        first = self.lines(sprt_games)
+        self.assertEqual(len(first), 2)
+        self.assertTrue(all(',nodes=20"' in g and '"elo1": 20' in g for g in first), first)
+        # More pairs: the same test goes on with its games.
+        two = self.pipeline("--gate", "sprt", "--gate-max-pairs", 2)
+        self.assertEqual(two.returncode, 0, two.stdout)
+        self.assertIn("2 pairs", two.stdout)
+        games = self.lines(sprt_games)
+        self.assertEqual(len(games), 4)
+        self.assertEqual(games[:2], first, "the first pair was replayed")
+        self.assertFalse(os.path.exists(match))
+        status = h.run("tools.lab.status", self.dir, "--name", "toy-next", "--nodes", 50,
+                       "--chunk-games", 1, "--seed", 7, "--chunks", 2, "--test-nodes", 60,
+                       env=self.env)
+        self.assertRegex(status.stdout, r"(?m)^gate \(SPRT\(0, 20\) normalized Elo.*\): no "
+                         r"verdict yet, 2 pairs")
+        # A verdict for the new network (played here by a stand-in for the games): the match.
+        from tools.lab import next_network
+        from tools.measure.strength import sprt_match
+
+        class Passed:
+            verdict = "H1"
+
+            def line(self):
+                return "3 pairs, H1 by the stand-in"
+        said = io.StringIO()
+        with mock.patch.object(sprt_match, "run_sprt", return_value=(0, Passed())), \
+                mock.patch.dict(os.environ, self.env), contextlib.redirect_stdout(said):
+            args = self.pipeline_args("--gate", "sprt", "--gate-max-pairs", 3)
+            next_network.main([str(x) for x in args])
+        self.assertIn("at 20 nodes a move: 3 pairs, H1 by the stand-in", said.getvalue())
+        self.assertEqual(len(self.lines(match)), 2, "no timed match after H1")
 
     def test_2_bad_inputs_are_named_before_any_work(self):
         other = os.path.join(self.work, "other")

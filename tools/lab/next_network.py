@@ -14,8 +14,10 @@
   3. its held-out accuracy on the test set and on the base set's held-out games, and the
      shipped network's (--previous) on the same positions;
   4. the TorchScript export and its int8 file, each checked against zhbot's evaluator;
-  5. a gate at --gate-nodes nodes a move, then (when the new network scores --gate-min there)
-     a colour-balanced timed match against --previous, refereed by Fairy-Stockfish.
+  5. a gate at --gate-nodes nodes a move against --previous: a sequential test (SPRT(0,
+     --gate-elo1) in normalized Elo, the search's test, on colour-balanced pairs) or, with
+     --gate games, --gate-games games and a score of --gate-min; then, for a network that passed
+     it, a colour-balanced timed match against --previous, refereed by Fairy-Stockfish.
 
 Every step leaves a marker (tools.zhtools.steps) and is skipped when run again: after an
 interruption the same command goes on (a chunk cut off is taken up where it stopped, the
@@ -62,19 +64,33 @@ def parse_args(argv):
     p.add_argument("--eval-positions", type=int, default=50000)
     p.add_argument("--eval-permille", type=int, default=50)
     p.add_argument("--previous", help="the network to beat (default: the shipped one)")
-    p.add_argument("--match-games", type=int, default=40, help="0: no match (a trial's run)")
+    p.add_argument("--match-games", type=int, default=60,
+                   help="0: no match (a trial's run); a network ships at 55 %% over 60 or more")
     p.add_argument("--match-tc", default="1+1")
     p.add_argument("--match-max-plies", type=int, default=400)
     p.add_argument("--match-concurrency", type=int, default=1,
                    help="games at once (a game keeps one core busy)")
-    p.add_argument("--gate-games", type=int, default=40, help="0: no gate")
-    p.add_argument("--gate-nodes", type=int, default=800)
+    p.add_argument("--gate", choices=["sprt", "games"], default="sprt",
+                   help="sprt: a sequential test decides whether the timed match is played "
+                   "(what a network that ships must pass); games: --gate-games games and "
+                   "--gate-min (a trial's cheap check)")
+    p.add_argument("--gate-nodes", type=int, default=1000,
+                   help="nodes a move of both sides in the gate (the bot's on one core at 1+1)")
+    p.add_argument("--gate-elo1", type=float, default=20,
+                   help="--gate sprt: H1, normalized Elo (H0: 0; alpha = beta = 0.05)")
+    p.add_argument("--gate-max-pairs", type=int, default=400,
+                   help="--gate sprt: pairs without a verdict after which the run stops; a "
+                   "larger number run again goes on with the same games")
+    p.add_argument("--gate-games", type=int, default=40, help="--gate games: 0 = no gate")
     p.add_argument("--gate-min", type=float, default=0.5,
-                   help="the gate's score under which no timed match is played")
+                   help="--gate games: the score under which no timed match is played")
     p.add_argument("--no-quiet", dest="quiet", action="store_false",
                    help="train and play the timed match beside the lab's other jobs instead of "
                    "pausing them (tools/measure/quiet.sh): only where cores are to spare")
     args = p.parse_args(argv)
+    if args.gate_elo1 <= 0 or args.gate_max_pairs < 1:
+        p.error("--gate-elo1 %g --gate-max-pairs %d: want elo1 above 0 and at least one pair"
+                % (args.gate_elo1, args.gate_max_pairs))
     args.dir = os.path.abspath(args.dir or os.path.join(lab.lab_dir(), args.name))
     args.data_dir = os.path.abspath(args.data_dir or lab.teacher_dir(args.nodes))
     args.test_set = os.path.abspath(
@@ -182,20 +198,57 @@ class Pipeline:
                 os.replace(path + ".tmp", path)
         return measure
 
+    def network(self):
+        """The run's exported network."""
+        return os.path.join(self.a.dir, self.a.name + ".pt")
+
+    @staticmethod
+    def spec(model, spec_opts):
+        """The engine spec of zhbot playing `model` (tools.measure.strength)."""
+        return "zhbot:model=%s%s" % (model, spec_opts)
+
     def match(self, games, out, spec_opts, tc):
         a = self.a
-        name = os.path.join(a.dir, a.name + ".pt")
         return self.python("tools.measure.strength", "match", "--zhbot", a.zhbot,
-                           "--a", "zhbot:model=%s%s" % (name, spec_opts),
-                           "--b", "zhbot:model=%s%s" % (a.previous, spec_opts),
+                           "--a", self.spec(self.network(), spec_opts),
+                           "--b", self.spec(a.previous, spec_opts),
                            "--games", games, "--max-plies", a.match_max_plies, "--out", out,
                            "--concurrency", a.match_concurrency, "--tc", tc)
+
+    def sprt_gate(self, spec_opts):
+        """The SPRT gate: pairs at --gate-nodes until a verdict or --gate-max-pairs pairs, from
+        the SPRT queue's openings (tools/lab/sprt-queue.toml). The games stay in gate-sprt.jsonl,
+        so a run with a larger --gate-max-pairs goes on with them (a step of its own); returns
+        "H1", "H0" or None (no verdict yet)."""
+        from tools.lab import sprt_queue
+        from tools.measure.strength import sprt, sprt_match
+        a = self.a
+        verdict_file = os.path.join(a.dir, "gate-sprt.verdict")
+        test = sprt.Sprt(0, a.gate_elo1)
+
+        def play(log):
+            first, more, _ = sprt_queue.test_openings(sprt_queue.load_queue()[0])
+            code, tally = sprt_match.run_sprt(
+                self.spec(self.network(), spec_opts), self.spec(a.previous, spec_opts), test,
+                "5+3", os.path.join(a.dir, "gate-sprt.jsonl"), a.zhbot, first,
+                a.match_max_plies, a.gate_max_pairs, a.match_concurrency,
+                log=lambda line: log.write(line + "\n"), more_openings=more)
+            with open(verdict_file + ".tmp", "w") as f:
+                f.write("%s\n%s\n" % (tally.verdict or "none", tally.line()))
+            os.replace(verdict_file + ".tmp", verdict_file)
+
+        what = "%s at %d nodes a move, up to %d pairs" % (test, a.gate_nodes, a.gate_max_pairs)
+        step(a.dir, "gate-sprt-%d" % a.gate_max_pairs, play, what=what)
+        with open(verdict_file) as f:
+            verdict, line = f.read().splitlines()[:2]
+        print("== gate: %s, %s at %d nodes a move: %s"
+              % (a.name, test, a.gate_nodes, line))
+        return None if verdict == "none" else verdict
 
     def gate_score(self, spec_opts):
         from tools.measure.strength import runner, stats
         results = runner.load_results(os.path.join(self.a.dir, "gate.jsonl"))
-        new = "zhbot:model=%s%s" % (os.path.join(self.a.dir, self.a.name + ".pt"), spec_opts)
-        return stats.summarize(results, new)[1], len(results)
+        return stats.summarize(results, self.spec(self.network(), spec_opts))[1], len(results)
 
     def run(self):
         a = self.a
@@ -209,7 +262,7 @@ class Pipeline:
                   % (a.chunks, a.chunk_games, a.nodes, a.data_dir))
             return
         best = os.path.join(a.dir, "run", "best.ckpt")
-        net = os.path.join(a.dir, a.name + ".pt")
+        net = self.network()
         check_data = self.formatted(a.base_data or self.chunks[0])
         step(a.dir, "train", self.train, what="training.train (input format %s)" % a.input_format)
         step(a.dir, "eval", self.evaluate(best, os.path.join(a.dir, "eval"), a.input_format),
@@ -226,7 +279,15 @@ class Pipeline:
                                             check_data, "--zhbot", a.zhbot))
         match_games = a.match_games
         gate_spec = ",nodes=%d" % a.gate_nodes
-        if match_games and a.gate_games:
+        if match_games and a.gate == "sprt":
+            verdict = self.sprt_gate(gate_spec)
+            if verdict != "H1":
+                print("== %s: no timed match" % (
+                    "H0 accepted (no stronger)" if verdict == "H0" else
+                    "no verdict within %d pairs (a larger --gate-max-pairs goes on)"
+                    % a.gate_max_pairs))
+                match_games = 0
+        elif match_games and a.gate_games:
             # A clock that fixed-node moves never run short of.
             step(a.dir, "gate", self.match(a.gate_games, os.path.join(a.dir, "gate.jsonl"),
                                            gate_spec, "5+3"))

@@ -165,6 +165,7 @@ def results_report(run, name):
             print("%s: top-1 %.1f %% on the test set (%d positions)"
                   % (who, 100 * m["top1"], m["positions"]))
     from tools.measure.strength import runner, stats
+    sprt_gate_report(run, name)
     for f in ("gate", "match"):
         path = os.path.join(run, f + ".jsonl")
         if not os.path.exists(path) or not os.path.getsize(path):
@@ -180,6 +181,22 @@ def results_report(run, name):
         print("%s: %s, %d games: %.1f %%, Elo %+.0f [%+.0f, %+.0f], illegal / time / crash "
               "%d / %d / %d" % ((f, state, n, 100 * score, elo, low, high)
                                 + stats.failure_counts(results, new[0])))
+
+
+def sprt_gate_report(run, name):
+    """The SPRT gate's state (tools.lab.next_network --gate sprt), from its games."""
+    from tools.measure.strength import runner, sprt, sprt_match
+    path = os.path.join(run, "gate-sprt.jsonl")
+    if not os.path.exists(path) or not os.path.getsize(path):
+        return
+    results = runner.load_results(path)
+    first = results[0]
+    new = first["white"] if "/%s.pt" % name in first["white"] else first["black"]
+    tally = sprt_match.Tally(new, sprt.Sprt(**first["sprt"]))
+    for record in results:
+        tally.add(record)
+    print("gate (%s): %s, %s" % (tally.test, {"H1": "H1 accepted", "H0": "H0 accepted"}.get(
+        tally.verdict, "no verdict yet"), tally.line()))
 
 
 def own_data_report(data):
