@@ -75,7 +75,7 @@ def parse_args(argv):
                    "(what a network that ships must pass); games: --gate-games games and "
                    "--gate-min (a trial's cheap check)")
     p.add_argument("--gate-nodes", type=int, default=1000,
-                   help="nodes a move of both sides in the gate (the bot's on one core at 1+1)")
+                   help="nodes a move of both sides in the gate (the SPRT queue's 1 000)")
     p.add_argument("--gate-elo1", type=float, default=20,
                    help="--gate sprt: H1, normalized Elo (H0: 0; alpha = beta = 0.05)")
     p.add_argument("--gate-max-pairs", type=int, default=400,
