@@ -37,6 +37,8 @@ from tools.zhtools import ROOT, chunk_import, input_format, lab, recipe, shipped
 from tools.zhtools.steps import StepFailed, step
 
 QUIET = os.path.join(ROOT, "tools", "measure", "quiet.sh")
+# The fixed-node gates' clock: long enough that moves at a fixed node count never run short.
+FIXED_NODE_CLOCK = "5+3"
 
 
 def parse_args(argv):
@@ -228,9 +230,9 @@ class Pipeline:
 
         def play(log):
             first, more, _ = sprt_queue.test_openings(sprt_queue.load_queue()[0])
-            code, tally = sprt_match.run_sprt(
+            _, tally = sprt_match.run_sprt(
                 self.spec(self.network(), spec_opts), self.spec(a.previous, spec_opts), test,
-                "5+3", os.path.join(a.dir, "gate-sprt.jsonl"), a.zhbot, first,
+                FIXED_NODE_CLOCK, os.path.join(a.dir, "gate-sprt.jsonl"), a.zhbot, first,
                 a.match_max_plies, a.gate_max_pairs, a.match_concurrency,
                 log=lambda line: log.write(line + "\n"), more_openings=more)
             with open(verdict_file + ".tmp", "w") as f:
@@ -288,9 +290,8 @@ class Pipeline:
                     % a.gate_max_pairs))
                 match_games = 0
         elif match_games and a.gate_games:
-            # A clock that fixed-node moves never run short of.
             step(a.dir, "gate", self.match(a.gate_games, os.path.join(a.dir, "gate.jsonl"),
-                                           gate_spec, "5+3"))
+                                           gate_spec, FIXED_NODE_CLOCK))
             score, games = self.gate_score(gate_spec)
             print("== gate: %s scored %.1f%% in %d games at %d nodes a move"
                   % (a.name, 100 * score, games, a.gate_nodes))
