@@ -10,7 +10,7 @@ namespace zh {
 namespace {
 
 // The network that ships in models/ (its card: models/README.md).
-constexpr const char* kShippedModel = "zhbot-net-4.pt";
+constexpr const char* kShippedModel = "zhbot-net-5.pt";
 
 // The evaluator options as declared; evaluator_config() turns them into an EvaluatorConfig,
 // whose settings map carries the network's options to the backends that take them.

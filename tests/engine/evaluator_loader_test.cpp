@@ -162,7 +162,7 @@ TEST(EvaluatorLoader, DefaultsComeFromTheDeclarations) {
   const EvaluatorConfig c = default_evaluator_config();
   EXPECT_EQ(c.backend, "material");  // the highest priority here: no torch is linked
   EXPECT_EQ(c.device, "cpu");
-  EXPECT_EQ(c.setting("model"), "zhbot-net-4.pt");
+  EXPECT_EQ(c.setting("model"), "zhbot-net-5.pt");
   EXPECT_EQ(c.setting("precision"), "auto");
   EXPECT_EQ(c.setting("nn_threads"), "1");
   EXPECT_EQ(c.setting("max_batch"), "32");

@@ -177,7 +177,7 @@ TEST(TorchEvaluatorTest, TheShippedNetworkIsTheDefaultAndLoads) {
   EXPECT_EQ(e.info().precision, int8 ? "int8" : "bf16");
   EXPECT_EQ(std::filesystem::path(e.info().path).filename(),
             int8 ? int8_model_path(config.model_path) : config.model_path);
-  EXPECT_NE(e.info().metadata.find("\"input_version\": \"1.0\""), std::string::npos);
+  EXPECT_NE(e.info().metadata.find("\"input_version\": \"2.0\""), std::string::npos);
   const std::vector<EvalInput> inputs = {
       {Position(), 0},
       // White to move, having taken Black's queen (it is in White's pocket): a queen up.
