@@ -1,7 +1,7 @@
 """python3 -m tools.lab.relabel_games for real: the match records under a toy lab's strength
-folder labelled into LAB/data/recorded-NODES; a game added later is the only one the next run
-labels, by the lab's own teacher build once there is one; games without zhbot are left out; a lab
-without records is said to have none."""
+folder and a network's gate labelled into LAB/data/recorded-NODES; a game added later is the only
+one the next run labels, by the lab's own teacher build once there is one; games without zhbot are
+left out; a lab without records is said to have none."""
 import glob
 import json
 import os
@@ -39,11 +39,16 @@ class RelabelGames(unittest.TestCase):
         with open(teacher_only, "w") as f:
             f.write(json.dumps({"opening": OPENING, "moves": "a7a6 a2a3", "result": "1-0",
                                 "white": "fsf:nodes=3000", "black": "fsf:nodes=3000"}) + "\n")
+        # A network's gate, at the top of its folder, is zhbot's games too.
+        gate = os.path.join(lab, "zhbot-net-9", "gate-sprt.jsonl")
+        os.makedirs(os.path.dirname(gate))
+        with open(gate, "w") as f:
+            f.write(game("g8f6 d2d3", "1-0") + "\n")
         first = self.relabel(lab)
         self.assertEqual(first.returncode, 0, first.stdout)
-        self.assertIn("games        2 ", first.stdout)
-        # 4 + 3 positions, the opening and g8f6 once.
-        self.assertEqual(h.written(first.stdout), 5, first.stdout)
+        self.assertIn("games        3 ", first.stdout)
+        # 4 + 3 + 3 positions, the opening and g8f6 once.
+        self.assertEqual(h.written(first.stdout), 6, first.stdout)
         out = os.path.join(lab, "data", "recorded-60")
         self.assertTrue(glob.glob(os.path.join(out, "recorded-*.zhrec")), os.listdir(out))
 
@@ -59,7 +64,7 @@ class RelabelGames(unittest.TestCase):
         second = self.relabel(lab)
         self.assertEqual(second.returncode, 0, second.stdout)
         self.assertIn("games        1 ", second.stdout)
-        self.assertIn("2 games, 5 positions already in the folder", second.stdout)
+        self.assertIn("3 games, 6 positions already in the folder", second.stdout)
         self.assertEqual(h.written(second.stdout), 1, second.stdout)
         self.assertTrue(os.path.exists(mark), second.stdout)
 

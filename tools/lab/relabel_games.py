@@ -1,5 +1,6 @@
-"""The positions of the lab's recorded games, labelled by the teacher: every game record under
-LAB/strength/ in which zhbot played (the SPRT queue's tests and the matches, one game a line)
+"""The positions of the lab's recorded games, labelled by the teacher: every game record in which
+zhbot played (one game a line), under LAB/strength/ (the SPRT queue's tests and the matches) and
+in a network's folder LAB/zhbot-net-N/ (its gate and its match against the network before it),
 through `zhbot datagen --relabel` into LAB/data/recorded-NODES. The run takes up the folder, so
 only the games added since the last run are labelled; tools/lab/lab_chunks.sh runs it before the
 chunks, so the queue's new games are labelled in every session. Why: training/README.md,
@@ -30,11 +31,14 @@ def zhbot_played(path):
     return any(str(game.get(side, "")).startswith("zhbot") for side in ("white", "black"))
 
 
-def game_records(strength_dir):
-    """Every match record (*.jsonl) under `strength_dir` in which zhbot played, sorted; none when
-    the folder does not exist."""
-    return [path for path in sorted(glob.glob(os.path.join(strength_dir, "**", "*.jsonl"),
-                                              recursive=True)) if zhbot_played(path)]
+def game_records(lab_root):
+    """Every match record (*.jsonl) in which zhbot played, sorted: those anywhere under the lab's
+    strength folder and those at the top of a network's folder (its gate and match); none when
+    the lab has neither."""
+    patterns = (os.path.join(lab_root, "strength", "**", "*.jsonl"),
+                os.path.join(lab_root, "zhbot-net-*", "*.jsonl"))
+    paths = sorted(path for pattern in patterns for path in glob.glob(pattern, recursive=True))
+    return [path for path in paths if zhbot_played(path)]
 
 
 def main(argv=None):
@@ -46,9 +50,9 @@ def main(argv=None):
     p.add_argument("--teacher", default=lab.teacher_path(),
                    help="the Fairy-Stockfish that labels (default: tools.zhtools.lab.teacher_path)")
     a = p.parse_args(argv)
-    records = game_records(os.path.join(lab.lab_dir(), "strength"))
+    records = game_records(lab.lab_dir())
     if not records:
-        print("relabel_games: no game records under the lab's strength folder yet")
+        print("relabel_games: no game records in the lab's strength or network folders yet")
         return 0
     out = lab.lab_path("data", "recorded-%d" % a.nodes)
     print("relabel_games: %d record file(s) into %s" % (len(records), out), flush=True)
