@@ -1,13 +1,15 @@
 """tools/lab/sprt_queue.py: the tests played in the queue's order, each with the zhbot it began
 with (pinned into the lab under its content's hash), a test finished passed over, a later build
 pinned only by a test begun after it, a test whose binary cannot be named refused, the standing
-listed without playing, a bad queue file refused by name, and a test's standing carried from a
-lab that is gone into a new one (only for the same search). Games are played for real: a
+listed without playing, a bad queue file refused by name, a test's standing carried from a
+lab that is gone into a new one (only for the same search), and a side known by the network
+files its binary loads. Games are played for real: a
 scripted zhbot that answers every position with an illegal move, Fairy-Stockfish the referee."""
 import contextlib
 import io
 import os
 import shutil
+import sys
 import tempfile
 import unittest
 
@@ -277,3 +279,48 @@ class Carried(Lab, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# A scripted zhbot that names its default network, as zhbot's UCI option Model does.
+NAMING_ENGINE = FAKE_ENGINE.replace(
+    'if cmd == "uci": print("uciok", flush=True)',
+    'if cmd == "uci": print("option name Model type string default net-a.pt\\nuciok", flush=True)')
+
+
+class NetworkIdentity(unittest.TestCase):
+    """A pinned build shares LAB/share/zhbot/models with the builds pinned after it: its games
+    are told apart by the network it loads, not by what else lies in that folder."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.models = os.path.join(tmp.name, "share", "zhbot", "models")
+        os.makedirs(self.models)
+        os.makedirs(os.path.join(tmp.name, "bin"))
+        self.engine = os.path.join(tmp.name, "bin", "zhbot-pinned")
+        with open(self.engine, "w") as f:
+            f.write(NAMING_ENGINE % sys.executable)
+        os.chmod(self.engine, 0o755)
+
+    def put(self, name, data):
+        with open(os.path.join(self.models, name), "wb") as f:
+            f.write(data)
+
+    def test_a_side_is_known_by_the_network_its_binary_loads(self):
+        self.put("net-a.pt", b"a")
+        first = sprt_carry.networks({}, self.engine)
+        self.put("net-b.pt", b"b")  # a later build's network beside it: not this side's
+        self.assertEqual(sprt_carry.networks({}, self.engine), first)
+        self.put("net-a-int8.pt", b"a8")  # its int8 twin, which precision: auto may load
+        with_twin = sprt_carry.networks({}, self.engine)
+        self.assertNotEqual(with_twin, first)
+        self.put("net-a.pt", b"another a")
+        self.assertNotEqual(sprt_carry.networks({}, self.engine), with_twin)
+        # model= names the file itself.
+        other = sprt_carry.networks({"model": os.path.join(self.models, "net-b.pt")}, self.engine)
+        self.assertEqual(other, sprt_carry.digest([b"b"]))
+
+    def test_a_network_in_none_of_its_folders_is_an_error(self):
+        with self.assertRaises(sprt_carry.CarryError) as e:
+            sprt_carry.networks({}, self.engine)
+        self.assertIn("net-a.pt", str(e.exception))

@@ -8,8 +8,9 @@ opening and counts them toward the verdict, as fishtest pools the pairs of its m
 Pooling is refused unless it is the same test: the same two sides, the same openings (the
 carried pairs' openings are the first of the test's order; a set added behind them is fine), and
 each side's search and networks the same (its `zhbot bench` signature with the side's options,
-and the networks' hash). What may differ is the machine, and with it the CPU's arithmetic
-(`precision: auto`): each entry's `played` lines name the machines its pairs came from.
+and the hash of the network files it loads). What may differ is the machine, and with it the
+CPU's arithmetic (`precision: auto`): each entry's `played` lines name the machines its pairs
+came from.
 
 The lab keeps the counts it started from in LAB/strength/sprt/NAME.carried, so a later
 `--record` adds its own pairs to them once, however often it runs."""
@@ -59,9 +60,43 @@ def shipped_networks():
     return sorted(glob.glob(os.path.join(ROOT, "models", "*.pt")))
 
 
-def networks(opts):
-    """The hash of the networks a side loads: its model= file, else every shipped one."""
-    paths = [opts["model"]] if "model" in opts else shipped_networks()
+def default_network(zhbot):
+    """The file name `zhbot` loads when given no model= (its UCI option Model's default), or
+    None when it names none."""
+    try:
+        out = subprocess.run([zhbot, "uci"], input="uci\nquit\n", capture_output=True,
+                             text=True, timeout=120, check=True).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise CarryError("%s uci: %s" % (zhbot, e)) from e
+    for line in out.splitlines():
+        found = re.match(r"option name Model type string default (\S+)$", line.strip())
+        if found:
+            return found.group(1)
+    return None
+
+
+def default_network_files(zhbot):
+    """The files `zhbot` loads by default: its network and the network's int8 twin (which
+    `precision: auto` may choose), looked up as engine/nn/model_path.h does for a copied tree
+    (beside the binary in ../share/zhbot/models, then the source tree's models/). A pinned build
+    shares LAB/share/zhbot/models with later ones, so the folder's other files are not its.
+    Every shipped network when the binary names none."""
+    name = default_network(zhbot)
+    if name is None:
+        return shipped_networks()
+    here = os.path.dirname(os.path.abspath(zhbot))
+    for folder in (os.path.join(here, "..", "share", "zhbot", "models"),
+                   os.path.join(ROOT, "models")):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            twin = path[:-len(".pt")] + "-int8.pt" if path.endswith(".pt") else None
+            return [path] + ([twin] if twin and os.path.isfile(twin) else [])
+    raise CarryError("%s loads %s, which is in none of its model folders" % (zhbot, name))
+
+
+def networks(opts, zhbot):
+    """The hash of the networks a side loads: its model= file, else the binary's default."""
+    paths = [opts["model"]] if "model" in opts else default_network_files(zhbot)
     blobs = []
     for path in paths:
         with open(path, "rb") as f:
@@ -88,7 +123,7 @@ def bench_signature(zhbot, opts):
 
 def search_identity(zhbot, spec):
     _, opts = parse_spec(spec)
-    return "bench %s, networks %s" % (bench_signature(zhbot, opts), networks(opts))
+    return "bench %s, networks %s" % (bench_signature(zhbot, opts), networks(opts, zhbot))
 
 
 def load(path=CARRIED):
