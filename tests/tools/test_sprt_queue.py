@@ -277,10 +277,6 @@ class Carried(Lab, unittest.TestCase):
         self.assertIn("[first]: pairs wants five counts", str(e.exception))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 # A scripted zhbot that names its default network, as zhbot's UCI option Model does.
 NAMING_ENGINE = FAKE_ENGINE.replace(
     'if cmd == "uci": print("uciok", flush=True)',
@@ -324,3 +320,7 @@ class NetworkIdentity(unittest.TestCase):
         with self.assertRaises(sprt_carry.CarryError) as e:
             sprt_carry.networks({}, self.engine)
         self.assertIn("net-a.pt", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

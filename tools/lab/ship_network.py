@@ -60,7 +60,7 @@ def main(argv=None):
     p.add_argument("model", help="the network file, PATH/NAME.pt, its int8 file beside it")
     args = p.parse_args(argv)
     model = args.model
-    int8 = model[:-len(".pt")] + "-int8.pt" if model.endswith(".pt") else model + "-int8.pt"
+    int8 = shipped.int8_twin(model)
     try:
         current = shipped.shipped_model()  # the config must have a model line
         why = refusal(model, int8)

@@ -14,6 +14,7 @@ came from.
 
 The lab keeps the counts it started from in LAB/strength/sprt/NAME.carried, so a later
 `--record` adds its own pairs to them once, however often it runs."""
+import functools
 import glob
 import hashlib
 import json
@@ -22,7 +23,7 @@ import re
 import subprocess
 
 from tools.measure.strength.sprt_match import PAIR_NAMES
-from tools.zhtools import ROOT
+from tools.zhtools import ROOT, shipped
 from tools.zhtools.lab import lab_path
 from tools.zhtools.match import GO_LIMITS, parse_spec
 from tools.zhtools.settings_file import check_table, read_toml
@@ -60,6 +61,7 @@ def shipped_networks():
     return sorted(glob.glob(os.path.join(ROOT, "models", "*.pt")))
 
 
+@functools.lru_cache(maxsize=None)  # both sides of a test, and every test, share a binary
 def default_network(zhbot):
     """The file name `zhbot` loads when given no model= (its UCI option Model's default), or
     None when it names none."""
@@ -89,8 +91,8 @@ def default_network_files(zhbot):
                    os.path.join(ROOT, "models")):
         path = os.path.join(folder, name)
         if os.path.isfile(path):
-            twin = path[:-len(".pt")] + "-int8.pt" if path.endswith(".pt") else None
-            return [path] + ([twin] if twin and os.path.isfile(twin) else [])
+            twin = shipped.int8_twin(path)
+            return [path] + ([twin] if os.path.isfile(twin) else [])
     raise CarryError("%s loads %s, which is in none of its model folders" % (zhbot, name))
 
 

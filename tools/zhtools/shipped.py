@@ -20,6 +20,11 @@ def shipped_model(config=CONFIG):
     return os.path.join("models", found.group(1))
 
 
+def int8_twin(model):
+    """The int8 file beside a network (training/quantize.py): PATH/NAME-int8.pt for PATH/NAME.pt."""
+    return model[:-len(".pt")] + "-int8.pt" if model.endswith(".pt") else model + "-int8.pt"
+
+
 if __name__ == "__main__":  # for the shell tools: tools/lab/shipped_model.sh
     try:
         print(shipped_model())
