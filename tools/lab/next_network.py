@@ -277,7 +277,7 @@ class Pipeline:
                                           "--zhbot", a.zhbot, "--check-positions", 256,
                                           "--name", a.name))
         step(a.dir, "quantize", self.python("training.quantize", net,
-                                            os.path.join(a.dir, a.name + "-int8.pt"), "--data",
+                                            shipped.int8_twin(net), "--data",
                                             check_data, "--zhbot", a.zhbot))
         match_games = a.match_games
         gate_spec = ",nodes=%d" % a.gate_nodes
