@@ -252,7 +252,8 @@ void Seeker::seek() {
                  backoff_.count() / 1000);
     return;
   }
-  deps_.metrics->add_matchmaking("failed");
+  // The "failed" count comes after the decline is remembered: whoever watches the count (the
+  // status page, a test) then finds the decline already there.
   if (r.status == ApiStatus::kClientError) {
     // Refused by lichess for this opponent (it does not take challenges, it reached its own
     // daily bot-game limit, ...): leave it alone as long as lichess says, else for a day.
@@ -262,9 +263,11 @@ void Seeker::seek() {
     spdlog::info("matchmaking: lichess refused our challenge to {} ({}); not asking it for {} s",
                  chosen.username, r.error, memory.count());
     deps_.ledger->remember_decline(lower(chosen.id), "refused", memory);
+    deps_.metrics->add_matchmaking("failed");
     return;
   }
   spdlog::warn("matchmaking: could not challenge {}: {}", chosen.username, r.error);
+  deps_.metrics->add_matchmaking("failed");
 }
 
 MatchmakingView Seeker::view(TimePoint now, std::int64_t now_unix_ms) const {
