@@ -71,7 +71,8 @@ struct LoadPolicy {
   static LoadPolicy daemon(const Options& options);
 };
 
-// Thrown in strict mode; the message names the backend, the model file and the problem.
+// Thrown when LoadPolicy::fall_back is false; the message names the backend, the model file
+// and the problem.
 class EvaluatorConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -80,7 +81,7 @@ class EvaluatorConfigError : public std::runtime_error {
 struct LoadedEvaluator {
   std::shared_ptr<Evaluator> evaluator;
   // The batching service in front of the backend (null when the backend is called directly:
-  // a weightless one, cheap and thread-safe, under kNetworksBatched).
+  // a weightless one, cheap and thread-safe, where LoadPolicy::batch_weightless is false).
   std::shared_ptr<InferenceService> service;
   // Every device's service (service is the first); one for a single device.
   std::vector<std::shared_ptr<InferenceService>> services;

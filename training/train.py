@@ -3,8 +3,9 @@
     /usr/bin/python3 -m training.train --data DIR [DIR ...] --out RUN_DIR [options]
 
 The recipe defaults to the CrazyAra paper's supervised one: SGD with Nesterov momentum 0.9,
-a one-cycle learning rate (linear warm-up to --lr, then down to --lr / 100... see `schedule`),
-weight decay 1e-4, batch 1024. The value loss weight is an option (see README for the default).
+a one-cycle learning rate (linear warm-up from --lr / 10 to --lr over the first 25 %, then a
+cosine down to --lr / 1000; see `schedule`), weight decay 1e-4, batch 1024. The value loss weight
+is an option (see README for the default).
 Validation is split by game (training/data.py). Every epoch prints and appends its metrics to
 RUN_DIR/metrics.csv and metrics.json; checkpoints are plain state dicts in RUN_DIR/last.ckpt
 (every --checkpoint-minutes, at every epoch end and when SIGTERM or SIGINT stops the run;

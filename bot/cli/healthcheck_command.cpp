@@ -1,6 +1,7 @@
 // `zhbot healthcheck`: exit 0 when the running daemon's /healthz answers 200 (its event stream to
-// lichess is connected), 1 otherwise. Made for container HEALTHCHECKs and monitoring scripts:
-// it reads operations.metrics_port from the same config file the daemon runs with.
+// lichess is connected and its evaluator's device works), 1 otherwise. Made for container
+// HEALTHCHECKs and monitoring scripts: it reads operations.metrics_port from the same config file
+// the daemon runs with.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
@@ -26,7 +27,9 @@ struct HealthcheckArgs {
 
 void add_healthcheck_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "healthcheck", "exit 0 if the local daemon's /healthz answers 200 (event stream connected)");
+      "healthcheck",
+      "exit 0 if the local daemon's /healthz answers 200 (event stream connected, evaluator "
+      "healthy)");
   auto args = std::make_shared<HealthcheckArgs>();
   cmd->add_option("--config,-c", args->config_path,
                   "the daemon's YAML config (its operations.metrics_port is probed)");

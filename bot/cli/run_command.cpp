@@ -26,9 +26,9 @@ namespace zh::cli {
 
 namespace {
 
-// One evaluator for every game, behind one batching service. A network that cannot be loaded
-// stops the daemon with the reason, unless evaluator.fallback asks for the material evaluator
-// (then it warns loudly).
+// One evaluator for every game: one batching service per device (spread over several). A network
+// that cannot be loaded stops the daemon with the reason, unless evaluator.fallback asks for the
+// material evaluator (then it warns loudly).
 LoadedEvaluator build_evaluator(const Options& options) {
   LoadedEvaluator loaded = load_evaluator(options, LoadPolicy::daemon(options));
   if (!loaded.warnings.empty()) {

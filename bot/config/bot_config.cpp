@@ -221,7 +221,8 @@ const OptionTable<BotConfig> kOperationsOptions{
         {"shutdown_grace_s", &BotConfig::shutdown_grace_s, Int{600, 0, 86400},
          "on SIGTERM/SIGINT, let running games finish for up to this long"},
         {"state_dir", &BotConfig::state_dir, Text{""},
-         "directory for the state that survives restarts (the bot-game count of the last 24 h); "
+         "directory for the state that survives restarts (the bot-game count of the last 24 h, "
+         "the bots that declined our challenges and how long each is left alone); "
          "empty: systemd's StateDirectory, else ./state"},
         {"log_level", &BotConfig::log_level,
          Choice{"info", {"trace", "debug", "info", "warn", "error"}}, "log detail"},

@@ -1,8 +1,8 @@
 #pragma once
-// The bot's own options (lichess connection, challenge policy, game behaviour, chat,
-// operations), declared once in the project's typed option system; BotConfig is the typed,
-// validated view the daemon uses. Engine options (search, time, evaluator) are declared by the
-// engine and live in the same Options object and the same YAML file.
+// The bot's own options (lichess connection, challenge policy, matchmaking, game behaviour,
+// chat, operations, book), declared once in the project's typed option system; BotConfig is the
+// typed, validated view the daemon uses. Engine options (search, time, evaluator) are declared by
+// the engine and live in the same Options object and the same YAML file.
 
 #include <cstdint>
 #include <string>

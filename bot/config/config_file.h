@@ -1,8 +1,8 @@
 #pragma once
-// The YAML config file: top-level keys are option groups (lichess, challenge, game, chat,
-// operations, and the engine's search/time/evaluator), their keys the option names. Every value
-// goes through the typed option system, so a bad value is reported with the key, the value and
-// what is allowed. The token is never read from this file.
+// The YAML config file: top-level keys are option groups (lichess, challenge, matchmaking, game,
+// chat, operations, book, and the engine's search/time/evaluator), their keys the option names.
+// Every value goes through the typed option system, so a bad value is reported with the key, the
+// value and what is allowed. The token is never read from this file.
 
 #include <filesystem>
 #include <stdexcept>

@@ -96,7 +96,7 @@ SlotResult play_slot(int slot, const SelfplayConfig& config, const LoadedEvaluat
 SelfplayReport run_selfplay(const SelfplayConfig& config) {
   if (config.games < 1) throw std::invalid_argument("selfplay: --games must be >= 1");
   if (config.nodes < 1) throw std::invalid_argument("selfplay: --nodes must be >= 1");
-  // One evaluator for every game: a network or the sim behind one InferenceService.
+  // One evaluator for every game: a network or the sim behind an InferenceService per device.
   Options options;
   Engine::declare_options(options);
   for (const std::string& pair : config.options) {  // names a bad option before any work

@@ -1,6 +1,6 @@
 #pragma once
 // The multi-game workload: N games searched at once, each its own Engine and tree, all of them
-// through one shared evaluator (one InferenceService for a network or the sim accelerator). It
+// through one shared evaluator (an InferenceService per device for a network or the sim). It
 // measures what a GPU server running many games sees: total nodes/s, the service's batch fill,
 // queue wait and forward time, and the share of the device's capacity in use. Each game slot
 // plays a fixed number of moves (a finished game is followed by a new one, so N games stay in

@@ -90,7 +90,7 @@ struct ShardHeader {
   std::uint32_t format_version;
   std::uint32_t record_size;
   std::uint64_t record_count;
-  char input_version[8];                  // kInputVersion, NUL-padded
+  char input_version[8];                  // the shard's input format, "1.0" or "2.0", NUL-padded
   std::uint8_t plane_kind[kInputPlanes];  // planes 0..33
   std::uint8_t policy_slots;
   std::uint8_t reserved0;

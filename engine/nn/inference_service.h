@@ -35,7 +35,8 @@ namespace zh {
 struct InferenceServiceConfig {
   int max_batch;
   // Long enough for a few search threads to add their leaves, short against a CPU forward
-  // pass of a 6x64 net at batch 16 (~6 ms); see README "Performance" for the measurement.
+  // pass of a 6x64 net at batch 16 (~6 ms); docs/performance.md, "No wait for company that
+  // cannot come", has the measurement.
   int max_wait_us;
   int in_flight = 1;  // batches run at once (worker threads), >= 1
 };

@@ -2,7 +2,8 @@
 // Transposition of network evaluations (paper 9.2.5): positions reached by different move
 // orders share one EvalBlock (value + priors) instead of asking the network twice. The key is
 // the zobrist key plus the counters that enter the input planes (move number, no-progress
-// counter, repetitions), so two entries never differ in what the network saw.
+// counter, repetitions). A network of input format 2.0 also sees the last two moves, which the
+// key leaves out: a transposition reuses the evaluation made with the first path's moves.
 // Not thread-safe: the search calls it under its tree mutex.
 
 #include <cstddef>

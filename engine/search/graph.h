@@ -133,7 +133,7 @@ class GraphEdge : public PlayoutCounters {
 class GraphNode : public PlayoutCounters {
  public:
   explicit GraphNode(std::uint64_t key) : key_(key) {}
-  ~GraphNode() { release_block(); }  // edges are freed by the search (free_graph_node)
+  ~GraphNode() { release_block(); }  // edges are freed by the search (delete_graph_node_locked)
   GraphNode(const GraphNode&) = delete;
   GraphNode& operator=(const GraphNode&) = delete;
 

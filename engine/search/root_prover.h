@@ -34,7 +34,6 @@ namespace zh {
 struct RootProverParams {
   double share = 0.1;  // of one core, in (0, 1]
   int max_plies = 33;
-  int candidates = 3;  // the tree's favourite moves checked for the opponent's mate
   std::int64_t first_budget = 2000;
   std::int64_t max_budget = 4000000;  // positions per proof attempt
 };
