@@ -27,14 +27,19 @@ gpu_fix="give the container a GPU: install the NVIDIA Container Toolkit on the h
 docker run --gpus all, or compose with -f docker/compose.gpu.yaml, and recreate the container"
 
 status=0
+sleeper=
+# From here on SIGTERM/SIGINT end the script with $status (and the pause's sleep, if any).
+stop_on_signal() { trap 'kill "$sleeper" 2>/dev/null; exit "$status"' TERM INT; }
 pause() {  # seconds; returns at once on SIGTERM/SIGINT, leaving no sleep behind
+  stop_on_signal
   sleep "$1" &
   sleeper=$!
-  trap 'kill "$sleeper" 2>/dev/null; exit "$status"' TERM INT
   wait "$sleeper"
 }
 park() {  # exit status for when it is stopped, the one line that says why and what to do
   status=$1
+  # Before the line: whoever waits for it to stop the container finds the signal handled.
+  stop_on_signal
   echo "zhbot: $2. Not restarting." >&2
   while :; do pause 3600; done
 }

@@ -17,7 +17,7 @@ case "$1" in
   touch-and-exit) touch "$(dirname "$0")/started"; exit "$2" ;;
   stdin) read -r line && echo "$line" >"$2" ;;
   # Waits to be terminated, then says so and exits 0 like a drained daemon.
-  serve) trap 'echo got-term >"$3"; exit 0' TERM; while :; do sleep 0.05; done ;;
+  serve) trap 'echo got-term >"$3"; exit 0' TERM; touch "$3.ready"; while :; do sleep 0.05; done ;;
 esac
 FAKE
 # The loader's view of zhbot: FAKE_MISSING lists the libraries it cannot find.
@@ -63,7 +63,7 @@ check "... at once" "[[ $((SECONDS - start)) -lt 3 ]]"
 # SIGTERM is forwarded to zhbot, whose exit status (0 after a drain) is the container's.
 sh "$entrypoint" serve x "$tmp/term" &
 pid=$!
-sleep 1
+for _ in $(seq 1 200); do [[ -e $tmp/term.ready ]] && break; sleep 0.1; done
 kill -TERM "$pid"
 wait "$pid" && rc=0 || rc=$?
 check "SIGTERM reaches zhbot" "grep -q got-term '$tmp/term'"
