@@ -70,25 +70,25 @@ bool Seeker::on_declined(const Challenge& c, TimePoint now) {
   const std::string user = outgoing_->user_id, name = outgoing_->username;
   const std::string reason = c.decline_reason_key.empty() ? "generic" : c.decline_reason_key;
   const auto memory = decline_memory(reason);
-  deps_.metrics->add_matchmaking("declined");
   forget(now);
-  // The ledger has its own lock and writes a few hundred bytes: no HTTP, so it is done here.
-  if (options_.decliners_forever && lower(reason) != "later") {
-    // Some bots never accept: asking again every day only adds to their load and our log.
-    if (deps_.ledger->remember_forever(user, reason))
-      spdlog::info("{} declined our challenge {} ({}); never asking it again (listed in {})", name,
-                   c.id, reason, deps_.ledger->decliners().path().string());
-    else
-      spdlog::warn(
-          "{} declined our challenge {} ({}); cannot write {}: not asking it again "
-          "for {} h only",
-          name, c.id, reason, deps_.ledger->decliners().path().string(),
-          std::chrono::duration_cast<std::chrono::hours>(memory).count());
-  } else {
-    spdlog::info("{} declined our challenge {} ({}); not asking it again for {} h", name, c.id,
-                 reason, std::chrono::duration_cast<std::chrono::hours>(memory).count());
-  }
+  // The ledger has its own lock and writes a few hundred bytes: no HTTP, so it is done here,
+  // before the log line and the count that say so (whoever watches them finds it written).
+  // Some bots never accept: asking again every day only adds to their load and our log.
+  const bool forever = options_.decliners_forever && lower(reason) != "later";
+  const bool listed = forever && deps_.ledger->remember_forever(user, reason);
   deps_.ledger->remember_decline(user, reason, memory);
+  const auto hours = std::chrono::duration_cast<std::chrono::hours>(memory).count();
+  if (listed)
+    spdlog::info("{} declined our challenge {} ({}); never asking it again (listed in {})", name,
+                 c.id, reason, deps_.ledger->decliners().path().string());
+  else if (forever)
+    spdlog::warn(
+        "{} declined our challenge {} ({}); cannot write {}: not asking it again for {} h only",
+        name, c.id, reason, deps_.ledger->decliners().path().string(), hours);
+  else
+    spdlog::info("{} declined our challenge {} ({}); not asking it again for {} h", name, c.id,
+                 reason, hours);
+  deps_.metrics->add_matchmaking("declined");
   return true;
 }
 
