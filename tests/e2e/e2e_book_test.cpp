@@ -66,7 +66,7 @@ TEST_F(E2eBook, ABookGamesFirstMovesComeFromTheBook) {
       .set_quoted("book", "book_file", (dir_ / "zh.book").string())
       .set("game", "human_min_think_ms", "400");
   BotProcess& bot = start_bot(s);
-  ASSERT_TRUE(bot.wait_log("opening book", 20s)) << bot.log();
+  ASSERT_TRUE(bot.wait_log("opening book", 60s)) << bot.log();
   // A human (no BOT title) who plays 1... e5 2... Nc6 3... d6 and resigns at their 4th move.
   Json opponent = {{"type", "script"},
                    {"moves", {"e7e5", "b8c6", "d7d6"}},
@@ -111,7 +111,7 @@ TEST_F(E2eBook, TheExplorersMoveIsPlayedAndAnEmptyAnswerFallsBackToTheSearch) {
   s.set("book", "book_enabled", "true")
       .set("book", "book_explorer", "true")
       .set_quoted("book", "book_explorer_url", emu_->base_url() + "/explorer/lichess");
-  BotProcess& bot = start_bot(s);
+  BotProcess& bot = start_connected_bot(s);
   Json opponent = {{"type", "script"},
                    {"moves", {"d7d5", "g8f6"}},
                    {"after_script", "idle"},

@@ -18,7 +18,7 @@ TEST_F(E2eFailover, AFailingDeviceMovesTheGameToTheFallbackAndDeclinesNewChallen
       .set("evaluator", "backend_options", "fixed_us=200,per_position_us=5,fail_after=20")
       .set("evaluator", "failover_retry_ms", "600000")
       .set("challenge", "max_concurrent_games", "2");
-  BotProcess& bot = start_bot(s);
+  BotProcess& bot = start_connected_bot(s);
   Json spec = challenge_spec("Fairy", true, engine_opponent(0, 40), 60, 0);
   spec["initial_ms"] = 15000;
   const std::string id = accepted_game(emu_->challenge(spec));

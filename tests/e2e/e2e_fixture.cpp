@@ -68,6 +68,12 @@ BotProcess& E2eTest::start_bot(const BotSettings& s, const std::string& token,
   return *bots_.back();
 }
 
+BotProcess& E2eTest::start_connected_bot(const BotSettings& s) {
+  BotProcess& bot = start_bot(s);
+  EXPECT_TRUE(bot.wait_log("event stream connected", 60s)) << bot.log();
+  return bot;
+}
+
 ExitStatus E2eTest::stop_now(BotProcess& bot) { return bot.terminate(300ms); }
 
 std::string E2eTest::accepted_game(const std::string& challenge_id,

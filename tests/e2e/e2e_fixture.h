@@ -28,6 +28,10 @@ class E2eTest : public ::testing::Test {
   BotProcess& start_bot(const BotSettings& s, const std::string& token = kToken,
                         const std::map<std::string, std::string>& extra_env = {},
                         const std::vector<std::string>& env_unset = {});
+  // start_bot, then a wait until its event stream is connected, so that a challenge sent next
+  // is answered within accepted_game's wait: a sanitizer build on a loaded machine can take
+  // longer than that to start (60 s, as for every start-up here).
+  BotProcess& start_connected_bot(const BotSettings& s);
   // Stops a bot: SIGTERM, a second SIGTERM (exit at once) and SIGKILL if it lingers.
   static ExitStatus stop_now(BotProcess& bot);
 

@@ -17,9 +17,9 @@ TEST_F(E2eGame, FullGameAgainstFairyStockfishEndsCleanlyWithAPgn) {
   // The real clock-driven budget (no tree cap), pondering on and the shipped evaluator: the
   // full production path.
   s.set("search", "max_tree_nodes", "0").set("game", "ponder", "on").shipped_evaluator();
-  BotProcess& bot = start_bot(s);
+  BotProcess& bot = start_connected_bot(s);
 #ifdef ZH_E2E_WITH_TORCH
-  EXPECT_TRUE(bot.wait_log("nn: loaded", 30s)) << bot.log();
+  EXPECT_TRUE(bot.wait_log("nn: loaded", 60s)) << bot.log();
   // The network zhbot ships (its built-in default), whichever that is.
   EXPECT_NE(bot.log().find(default_evaluator_config().setting("model")), std::string::npos)
       << bot.log();

@@ -25,7 +25,7 @@ bool opponent_to_move(const Json& game) {
 
 TEST_F(E2eLifecycle, SigtermDeclinesNewChallengesFinishesTheGameAndExitsZero) {
   start_emulator();
-  BotProcess& bot = start_bot(settings());
+  BotProcess& bot = start_connected_bot(settings());
   const std::string id = accepted_game(emu_->challenge(slow_engine_game("Pia")));
   ASSERT_FALSE(id.empty());
   emu_->wait_plies(id, 4, 20s);
@@ -91,7 +91,7 @@ TEST_F(E2eLifecycle, StopSignalsDrainAProcessStartedWithoutOpenblasNumThreads) {
 TEST_F(E2eLifecycle, KillNineMidGameThenARestartResumesAndFinishesTheGame) {
   start_emulator();
   BotSettings s = settings();
-  BotProcess& first = start_bot(s);
+  BotProcess& first = start_connected_bot(s);
   const std::string id = accepted_game(emu_->challenge(slow_engine_game("Rex")));
   ASSERT_FALSE(id.empty());
   emu_->wait_plies(id, 6, 20s);

@@ -16,7 +16,7 @@ TEST_F(E2ePolicy, EachBadChallengeIsDeclinedWithItsReasonAndAGoodOneIsAccepted) 
       .set("challenge", "queue_size", "0")  // no waiting room: a busy bot says later
       .set("challenge", "min_base_s", "60")
       .set("game", "abort_time_s", "60");
-  start_bot(s);
+  start_connected_bot(s);
   const Json slow_human = {
       {"type", "engine"}, {"skill", 0}, {"movetime_ms", 30}, {"delay_ms", 500}};
 
@@ -48,7 +48,7 @@ TEST_F(E2ePolicy, AGameTheOpponentNeverStartsIsAbortedAfterAbortTime) {
   start_emulator();
   BotSettings s = settings();
   s.set("game", "abort_time_s", "5");
-  start_bot(s);
+  start_connected_bot(s);
   // As White the bot moves and waits for a reply that never comes; as Black it waits for a
   // first move. Both are aborted by the bot after abort_time (lichess would wait 30 s).
   Json as_white = challenge_spec("Ida", false, {{"type", "idle"}}, 180, 0);

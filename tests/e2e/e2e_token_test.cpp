@@ -16,7 +16,7 @@ TEST_F(E2eToken, AWrongTokenIsRefusedWithoutBeingPrinted) {
   start_emulator();
   const std::string wrong = "lip_wrongTokenMustNotLeak4Vq8";
   BotProcess& bot = start_bot(settings().set("operations", "log_level", "trace"), wrong);
-  const auto status = bot.process().wait_exit(20s);
+  const auto status = bot.process().wait_exit(60s);
   ASSERT_TRUE(status.has_value()) << "the daemon kept running with a token the server refuses";
   // The configuration code, so systemd does not restart it (RestartPreventExitStatus=78).
   EXPECT_TRUE(status->exited && status->code == 78) << status->describe();
@@ -36,7 +36,7 @@ TEST_F(E2eToken, TheTokenIsNotInTraceLogsJsonLogsErrorsPgnsOrCheckConfig) {
                       {{"target", "move"}, {"status", 400}, {"skip", 2}, {"count", 1}}}}});
   BotSettings s = settings();
   s.set("operations", "log_level", "trace").set("operations", "log_format", "json");
-  BotProcess& bot = start_bot(s);
+  BotProcess& bot = start_connected_bot(s);
   const std::string id = accepted_game(emu_->challenge(
       challenge_spec("Vic", true, {{"type", "random"}, {"resign_at_ply", 20}}, 60, 0)));
   ASSERT_FALSE(id.empty());
@@ -61,7 +61,7 @@ TEST_F(E2eToken, TheTokenIsNotInTraceLogsJsonLogsErrorsPgnsOrCheckConfig) {
 TEST_F(E2eToken, TheRunningDaemonKeepsTheTokenOutOfCmdlineEnvironAndCoreDumps) {
   start_emulator();
   BotProcess& bot = start_bot(settings());
-  ASSERT_TRUE(bot.wait_log("event stream connected", 20s)) << bot.log();
+  ASSERT_TRUE(bot.wait_log("event stream connected", 60s)) << bot.log();
   const auto proc = std::filesystem::path("/proc") / std::to_string(bot.process().pid());
   // Other users can read any process's arguments.
   const std::string cmdline = read_text(proc / "cmdline");

@@ -147,10 +147,11 @@ TEST(EmulatorGame, ClockRunsWithIncrementAndTheFlagFalls) {
 }
 
 TEST(EmulatorGame, FirstMoveNotMadeInTimeIsNoStart) {
-  BotWhiteGame g(Json{{"type", "idle"}}, Json::object(), {"--first-move-ms", "400"});
+  // 3 s: long enough for the test's stream to open on a loaded machine before the game ends.
+  BotWhiteGame g(Json{{"type", "idle"}}, Json::object(), {"--first-move-ms", "3000"});
   auto full = g.stream->wait_type("gameFull");
   ASSERT_TRUE(full);
-  EXPECT_EQ(full->at("state")["expiration"]["millisToMove"], 400);
+  EXPECT_EQ(full->at("state")["expiration"]["millisToMove"], 3000);
   auto end = g.stream->wait_for([](const Json& j) { return j.value("status", "") == "noStart"; });
   ASSERT_TRUE(end);
   EXPECT_EQ(end->at("winner"), "black");
@@ -194,7 +195,8 @@ TEST(EmulatorGame, TakebackAcceptedRemovesTheMoves) {
 }
 
 TEST(EmulatorGame, OpponentLeavesAndTheBotClaimsVictory) {
-  BotWhiteGame g(Json{{"type", "leave"}, {"leave_at_ply", 1}, {"gone_claim_ms", 400}});
+  // 3 s to claim: the early claim below reaches the emulator well within it on a loaded machine.
+  BotWhiteGame g(Json{{"type", "leave"}, {"leave_at_ply", 1}, {"gone_claim_ms", 3000}});
   ASSERT_EQ(g.move("e2e4"), 200);
   auto gone = g.stream->wait_type("opponentGone");
   ASSERT_TRUE(gone);

@@ -18,6 +18,12 @@ setsid bash -c 'while :; do sleep 0.2; done' "other-$marker" &
 other=$!
 trap 'kill -CONT -- "-$lab" "-$other" 2>/dev/null; kill -- "-$lab" "-$other" 2>/dev/null' EXIT
 export QUIET_PAUSE="^bash -c .* $marker-lab\$"
+for pid in "$lab" "$other"; do  # each has become its bash (setsid and bash exec'd)
+  for _ in $(seq 50); do
+    [[ $(ps -o args= -p "$pid") == "bash -c "* ]] && break
+    sleep 0.1
+  done
+done
 
 # The command sees the lab job stopped (within 5 s: SIGSTOP is delivered asynchronously).
 seen=$(bash "$root/tools/measure/quiet.sh" bash -c "

@@ -132,14 +132,15 @@ TEST(InferenceServiceTest, ManyProducersGetTheirOwnResults) {
 }
 
 TEST(InferenceServiceTest, FullBatchesWhenRequestsQueueUp) {
+  test::FakeClock clock;  // never advanced: however slowly the 12 arrive, no wait runs out
   auto probe = std::make_unique<ProbeEvaluator>(1000us);
   ProbeEvaluator* raw = probe.get();
-  InferenceService service(std::move(probe), {.max_batch = 4, .max_wait_us = 100000});
+  InferenceService service(std::move(probe), {.max_batch = 4, .max_wait_us = 100000}, clock);
   std::vector<std::future<Evaluation>> results;
   for (int i = 0; i < 12; ++i) results.push_back(service.submit(corpus().inputs[i]));
-  for (auto& r : results) r.get();
-  // With 100 ms to fill, every batch is full (the first may start before all 12 arrive, but
-  // then it holds 4 anyway because the wait only ends early when the batch is full).
+  for (auto& r : results) ASSERT_EQ(r.wait_for(60s), std::future_status::ready);
+  // Every batch is full (the first may start before all 12 arrive, but then it holds 4 anyway
+  // because the wait only ends early when the batch is full).
   for (auto n : raw->sizes()) EXPECT_EQ(n, 4u);
 }
 
