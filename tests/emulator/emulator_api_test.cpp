@@ -171,7 +171,7 @@ TEST(EmulatorApi, OutgoingChallengeIsAcceptedBySimulatedUser) {
   const Json c = Json::parse(r->body);
   EXPECT_EQ(c["direction"], "out");
   EXPECT_EQ(c["finalColor"], "white");
-  auto start = events.wait_type("gameStart", 3s);
+  auto start = events.wait_type("gameStart");
   ASSERT_TRUE(start);
   EXPECT_EQ(start->at("game")["gameId"], c["id"]);
   EXPECT_EQ(start->at("game")["color"], "white");
@@ -188,7 +188,7 @@ TEST(EmulatorApi, TheDailyBotGameLimitAnswers429WithItsKey) {
       emu.post("/api/challenge/Fairy_Bot", "clock.limit=60&clock.increment=1&variant=crazyhouse")
           ->status,
       200);
-  ASSERT_TRUE(events.wait_type("gameStart", 3s));  // the one bot game of the day
+  ASSERT_TRUE(events.wait_type("gameStart"));  // the one bot game of the day
   auto limited =
       emu.post("/api/challenge/Fairy_Bot", "clock.limit=60&clock.increment=1&variant=crazyhouse");
   ASSERT_TRUE(limited);

@@ -105,7 +105,7 @@ NdjsonStream::NdjsonStream(int port, std::string path, std::string user_agent, s
   });
   // Return once the server has answered, so that what the test does next is seen by the stream.
   std::unique_lock lock(mu_);
-  cv_.wait_for(lock, 3s, [&] { return status_ != 0 || ended_; });
+  cv_.wait_for(lock, 30s, [&] { return status_ != 0 || ended_; });
 }
 
 NdjsonStream::~NdjsonStream() {
