@@ -10,9 +10,14 @@ namespace zh {
 std::vector<double> final_policy(const std::vector<RootChild>& children,
                                  std::uint32_t parent_visits, const MoveChoiceParams& p) {
   std::vector<double> pi(children.size(), 0.0);
+  // A move proven to lose is out of the choice: its visits (frozen since the proof, and often the
+  // most, as the prover tests the most visited moves) neither raise eq. (5)'s threshold for the
+  // others nor share in eq. (7)'s visit term. Its pi stays 0.
+  const auto open = [](const RootChild& c) { return c.proof != Proof::kWin; };
   double sum_n = 0;
   std::uint32_t max_n = 0;
   for (const auto& c : children) {
+    if (!open(c)) continue;
     sum_n += c.visits;
     max_n = std::max(max_n, c.visits);
   }
@@ -22,7 +27,7 @@ std::vector<double> final_policy(const std::vector<RootChild>& children,
       max_n;
   for (std::size_t i = 0; i < children.size(); ++i) {
     const auto& c = children[i];
-    if (c.visits == 0) continue;
+    if (c.visits == 0 || !open(c)) continue;
     const double q01 = c.visits < thresh ? 0.0 : (double(c.q) + 1.0) / 2.0;
     pi[i] = (1.0 - p.q_factor) * c.visits / sum_n + p.q_factor * q01;
   }

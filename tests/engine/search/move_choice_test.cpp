@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/search/formulas.h"
+
 namespace zh {
 namespace {
 
@@ -95,6 +97,24 @@ TEST(MoveChoice, AvoidsProvenLossesAndDelaysForcedOnes) {
   c[1].proof = Proof::kWin;
   c[1].proof_plies = 5;
   EXPECT_EQ(choose_move(c, 521, MoveChoiceParams{}), 1);  // everything loses: the slowest
+}
+
+TEST(MoveChoice, AMoveProvenLostSetsNoThresholdForTheOthers) {
+  // a: 500 visits, then proven to lose (the prover refutes the most visited moves); b: 200 at
+  // Q +0.3; c: 250 at Q -0.4; N(s) = 951. With a's visits as eq. (5)'s maximum both b and c
+  // fall under the threshold (about 0.65 * 500) and c is played on visits alone; without them
+  // the threshold is about 0.65 * 250, b keeps its Q and is played.
+  std::vector<RootChild> c = {child(500, 0.5f), child(200, 0.3f), child(250, -0.4f)};
+  c[0].proof = Proof::kWin;
+  const MoveChoiceParams p;
+  const auto pi = final_policy(c, 951, p);
+  EXPECT_EQ(pi[0], 0.0);
+  const double q_thresh =
+      formulas::q_threshold(951, p.q_thresh_init, p.q_thresh_max, p.q_thresh_base);
+  ASSERT_GT(200.0, q_thresh * 250) << "b is over the threshold the open moves set";
+  EXPECT_NEAR(pi[1], 0.3 * 200 / 450 + 0.7 * 0.65, 1e-6);
+  EXPECT_NEAR(pi[2], 0.3 * 250 / 450 + 0.7 * 0.3, 1e-6);
+  EXPECT_EQ(choose_move(c, 951, p), 1);
 }
 
 TEST(MoveChoice, UnvisitedRootFallsBackToPrior) {
