@@ -148,7 +148,14 @@ void RootProver::run_job() {
       const ProofResult r =
           pns_.prove(next, ProofLimits{budget, params_.max_plies - 1}, after_root, stop_);
       nodes_.fetch_add(r.nodes, std::memory_order_relaxed);
-      if (r.proven() && !stopped()) hooks_.move_refuted(m, r.plies);
+      if (!r.proven()) continue;
+      // The mate after m is remembered too: while we ponder, m is the opponent's move and the
+      // mate is ours, and once m is played the next search starts from it instead of proving it
+      // again from a fresh table at the first budget.
+      std::vector<ProofStep> steps;
+      pns_.proof_moves(next, r, kStepsPerProof, steps);
+      remember(steps);
+      if (!stopped()) hooks_.move_refuted(m, r.plies);
     }
     pace(std::chrono::duration<double>(steady_clock().now() - began).count());
   }

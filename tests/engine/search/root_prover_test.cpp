@@ -118,6 +118,53 @@ TEST(RootProver, RemembersEveryDefenceOfTheMateItProvedUntilTheNextGame) {
   EXPECT_FALSE(prover.remembered(next));
 }
 
+TEST(RootProver, RemembersTheMateThatRefutesACandidateForTheSearchAfterIt) {
+  // As in a ponder search: the root is the defender's, its candidate the stubborn defence, and
+  // the attacker's mate after it refutes it. Once the defence is played, the attacker's search
+  // finds the mate remembered.
+  const auto found = long_checks_mate();
+  ASSERT_TRUE(found) << "no checks-only mate in mate-long.epd with a defence that lasts";
+  ProofNumberSearch pns;
+  const ProofResult first = pns.prove(found->first, ProofLimits{400000, 33});
+  ASSERT_TRUE(first.proven());
+  Position root = found->first;
+  root.do_move(first.move);
+  const Move defence = found->second;
+
+  RootProver prover;
+  std::mutex m;
+  std::condition_variable cv;
+  std::optional<int> refuted_in;
+  std::atomic<bool> stop{false};
+  RootProverHooks hooks;
+  hooks.candidates = [&] { return std::vector<Move>{defence}; };
+  hooks.mate_found = [](Move, int) {};
+  hooks.move_refuted = [&](Move move, int plies) {
+    std::lock_guard lock(m);
+    if (move == defence) refuted_in = plies;
+    cv.notify_all();
+  };
+  RootProverParams params;
+  params.share = 1.0;
+  prover.start(root, {}, params, hooks, &stop);
+  {
+    std::unique_lock lock(m);
+    // A guard against a hang, not a measurement: the proof takes milliseconds.
+    cv.wait_for(lock, std::chrono::seconds(120), [&] { return refuted_in.has_value(); });
+  }
+  stop = true;
+  prover.wait();
+  ASSERT_TRUE(refuted_in);
+
+  Position next = root;
+  next.do_move(defence);
+  const auto known = prover.remembered(next);
+  ASSERT_TRUE(known) << "the mate that refuted the defence was not kept";
+  EXPECT_EQ(known->plies, *refuted_in);
+  EXPECT_TRUE(next.is_legal(known->move));
+  EXPECT_TRUE(mates_within(next, known->move, known->plies)) << next.fen();
+}
+
 TEST(RootProver, ASearchPlaysOnTheMateAnEarlierSearchProved) {
   // The game's next search after a proven mate and the defender's reply: it has one playout
   // and a prover that may look only one ply deep, so only the remembered proof can prove it.
