@@ -64,34 +64,52 @@ bool mates_within(const Position& pos, Move move, int plies) {
   return true;
 }
 
-TEST(RootProver, RemembersEveryDefenceOfTheMateItProvedUntilTheNextGame) {
-  const auto found = long_checks_mate();
-  ASSERT_TRUE(found) << "no checks-only mate in mate-long.epd with a defence that lasts";
-  const Position& root = found->first;
+// What a prover run reported first: the root side's mate, or a candidate's refutation.
+struct ProverReport {
+  std::optional<ProofStep> mate;
+  std::optional<std::pair<Move, int>> refuted;  // the candidate and the mate's plies after it
+};
 
-  RootProver prover;
+// Runs `prover` on `root` at a whole core, checking `candidates` for the opponent's mate, until
+// it reports something, then stops it.
+ProverReport run_prover(RootProver& prover, const Position& root, std::vector<Move> candidates) {
   std::mutex m;
   std::condition_variable cv;
-  std::optional<ProofStep> reported;
+  ProverReport report;
   std::atomic<bool> stop{false};
   RootProverHooks hooks;
-  hooks.candidates = [] { return std::vector<Move>{}; };
+  hooks.candidates = [candidates] { return candidates; };
   hooks.mate_found = [&](Move move, int plies) {
     std::lock_guard lock(m);
-    reported = ProofStep{root.key(), move, plies};
+    report.mate = ProofStep{root.key(), move, plies};
     cv.notify_all();
   };
-  hooks.move_refuted = [](Move, int) {};
+  hooks.move_refuted = [&](Move move, int plies) {
+    std::lock_guard lock(m);
+    report.refuted = std::pair{move, plies};
+    cv.notify_all();
+  };
   RootProverParams params;
   params.share = 1.0;
   prover.start(root, {}, params, hooks, &stop);
   {
     std::unique_lock lock(m);
     // A guard against a hang, not a measurement: the proof takes milliseconds.
-    cv.wait_for(lock, std::chrono::seconds(120), [&] { return reported.has_value(); });
+    cv.wait_for(lock, std::chrono::seconds(120), [&] { return report.mate || report.refuted; });
   }
   stop = true;
   prover.wait();
+  std::lock_guard lock(m);
+  return report;
+}
+
+TEST(RootProver, RemembersEveryDefenceOfTheMateItProvedUntilTheNextGame) {
+  const auto found = long_checks_mate();
+  ASSERT_TRUE(found) << "no checks-only mate in mate-long.epd with a defence that lasts";
+  const Position& root = found->first;
+
+  RootProver prover;
+  const std::optional<ProofStep> reported = run_prover(prover, root, {}).mate;
   ASSERT_TRUE(reported);
 
   // The root's own move, as reported.
@@ -132,35 +150,16 @@ TEST(RootProver, RemembersTheMateThatRefutesACandidateForTheSearchAfterIt) {
   const Move defence = found->second;
 
   RootProver prover;
-  std::mutex m;
-  std::condition_variable cv;
-  std::optional<int> refuted_in;
-  std::atomic<bool> stop{false};
-  RootProverHooks hooks;
-  hooks.candidates = [&] { return std::vector<Move>{defence}; };
-  hooks.mate_found = [](Move, int) {};
-  hooks.move_refuted = [&](Move move, int plies) {
-    std::lock_guard lock(m);
-    if (move == defence) refuted_in = plies;
-    cv.notify_all();
-  };
-  RootProverParams params;
-  params.share = 1.0;
-  prover.start(root, {}, params, hooks, &stop);
-  {
-    std::unique_lock lock(m);
-    // A guard against a hang, not a measurement: the proof takes milliseconds.
-    cv.wait_for(lock, std::chrono::seconds(120), [&] { return refuted_in.has_value(); });
-  }
-  stop = true;
-  prover.wait();
-  ASSERT_TRUE(refuted_in);
+  const auto refuted = run_prover(prover, root, {defence}).refuted;
+  ASSERT_TRUE(refuted);
+  ASSERT_EQ(refuted->first, defence);
+  const int refuted_in = refuted->second;
 
   Position next = root;
   next.do_move(defence);
   const auto known = prover.remembered(next);
   ASSERT_TRUE(known) << "the mate that refuted the defence was not kept";
-  EXPECT_EQ(known->plies, *refuted_in);
+  EXPECT_EQ(known->plies, refuted_in);
   EXPECT_TRUE(next.is_legal(known->move));
   EXPECT_TRUE(mates_within(next, known->move, known->plies)) << next.fen();
 }
